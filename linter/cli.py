@@ -1,0 +1,137 @@
+"""Command line: parse options, call the library, map outcomes to exit codes.
+
+Exit codes: 0 no findings at or above --fail-on; 1 such findings; 2 clusterlint could not do its
+job (usage error, missing file, broken rule file, internal error).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from . import __version__
+
+FORMATS = ("text", "json")
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"clusterlint: error: {message}", err=True)
+    sys.exit(2)
+
+
+class Group(click.Group):
+    """Turns every unexpected exception into a one-line error and exit 2 (tracebacks with --debug)."""
+
+    def invoke(self, ctx):
+        from .registry import RuleError
+        from .run import UsageError
+
+        try:
+            return super().invoke(ctx)
+        except (UsageError, RuleError) as exc:
+            _fail(str(exc))
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
+            raise
+        except BrokenPipeError:
+            sys.exit(1)
+        except Exception as exc:  # the last line of defence: no traceback reaches the user
+            if ctx.params.get("debug") or os.environ.get("CLUSTERLINT_DEBUG"):
+                raise
+            _fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback, and please report it)")
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="clusterlint")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")
+def main(debug):
+    """Lint GPU cluster quotes, contracts and workloads before you sign."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True, help="Lowest severity that makes the exit code 1.")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
+def check(paths, workload, fmt, fail_on, color):
+    """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
+    from .findings import RANK
+    from .run import Options, check as run_check
+
+    report = run_check(Options(paths=paths, workload=workload, fail_on=fail_on))
+    if fmt == "json":
+        from .reporters import json as reporter
+
+        click.echo(reporter.render(report), nl=False)
+    else:
+        from .reporters import text as reporter
+
+        if color is None:
+            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        click.echo(reporter.render(report, color=color), nl=False, color=color)
+    threshold = RANK[fail_on]
+    sys.exit(1 if any(RANK[f.severity] >= threshold for f in report.findings) else 0)
+
+
+@main.command()
+@click.argument("kind", required=False, type=click.Choice(["Cluster", "Contract", "Workload"]))
+@click.option("--kind", "kind_opt", type=click.Choice(["Cluster", "Contract", "Workload"]), help="Same as KIND.")
+@click.option("--write", "out_dir", metavar="DIR", help="Write every kind's schema into DIR (the repo's schemas/).")
+def schema(kind, kind_opt, out_dir):
+    """Print the JSON Schema of a document kind, or write them all with --write."""
+    from .models import KINDS
+    from .schema import dumps, file_name, generate
+
+    kind = kind or kind_opt
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+        for name in ([kind] if kind else KINDS):
+            target = os.path.join(out_dir, file_name(name))
+            with open(target, "w", encoding="utf-8") as handle:
+                handle.write(dumps(generate(name)))
+            click.echo(f"wrote {target}")
+        return
+    if not kind:
+        _fail("name a kind (Cluster, Contract or Workload) or use --write DIR")
+    click.echo(dumps(generate(kind)), nl=False)
+
+
+@main.command(name="catalog")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def catalog_cmd(fmt):
+    """List the accelerator catalog with the source of each figure."""
+    from . import catalog
+    from .reporters import docs
+
+    click.echo(docs.catalog_json(catalog.load()) if fmt == "json" else docs.catalog_text(catalog.load()), nl=False)
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules(fmt):
+    """List every rule: id, name, severity, area and summary."""
+    from .registry import builtin_rules
+    from .reporters import docs
+
+    render = {"text": docs.rules_text, "json": docs.rules_json, "markdown": docs.rules_markdown}[fmt]
+    click.echo(render(builtin_rules()), nl=False)
+
+
+@main.command()
+@click.argument("rule_id")
+def rule(rule_id):
+    """Print the full documentation of one rule (e.g. clusterlint rule NET003)."""
+    from .registry import builtin_rules
+    from .reporters import docs
+
+    rules_by_id = builtin_rules()
+    found = rules_by_id.get(rule_id.upper()) or next((r for r in rules_by_id.values() if r.name == rule_id), None)
+    if found is None:
+        import difflib
+
+        close = difflib.get_close_matches(rule_id.upper(), list(rules_by_id), n=1)
+        _fail(f"no rule {rule_id!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + "; see clusterlint rules")
+    click.echo(docs.rule_text(found), nl=False)

@@ -1,0 +1,157 @@
+"""Run rules over reviews: load, validate, check, attach places, score.
+
+A review is one linted file: its documents plus the workload given with `--workload`. The engine
+reports everything it finds and every rule it could not run (with the reason); what is shown is
+decided later by the caller (fail-on, formats).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import catalog
+from .findings import Finding, dotted
+from .loader import Document, LoadedFile, Problem
+from .registry import DOCUMENT_CHECK, Rule, builtin_rules
+from .scoring import finding_score
+
+
+class Skip(Exception):
+    """Raised by a check that cannot run on this review; the message says why."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a check yields: a place (document kind + spec path) and a message."""
+
+    kind: str
+    path: tuple
+    message: str
+    severity: str | None = None
+    evidence: tuple = ()
+    key: bool = False
+
+
+def check(params_cls):
+    """Declare the pydantic model that validates a check's params."""
+
+    def mark(fn):
+        fn.Params = params_cls
+        return fn
+
+    return mark
+
+
+@dataclass
+class Review:
+    """The typed documents a check sees, and where each came from."""
+
+    cluster: object = None
+    contract: object = None
+    workload: object = None
+    docs: dict = field(default_factory=dict)  # kind -> Document
+
+    def hit(self, kind: str, path, message: str, **kw) -> Hit:
+        return Hit(kind, tuple(path), message, **kw)
+
+    def facts(self, pool) -> catalog.AcceleratorFacts:
+        """Catalog facts for a pool's accelerator; skips the rule when the model is unknown."""
+        facts = catalog.lookup(pool.accelerator.model)
+        if facts is None:
+            raise Skip(f"accelerator {pool.accelerator.model!r} is not in the catalog (see SPEC004)")
+        return facts
+
+
+@dataclass
+class Skipped:
+    rule: str
+    reason: str
+    file: str
+
+    def as_json(self) -> dict:
+        return {"rule": self.rule, "reason": self.reason, "file": self.file}
+
+
+@dataclass
+class FileResult:
+    """Everything clusterlint learned about one file."""
+
+    file: str
+    lines: list
+    findings: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+
+
+def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=()) -> Finding:
+    severity = severity or rule.severity
+    return Finding(
+        file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
+        score=finding_score(rule.weight, severity), path=dotted(path), evidence=tuple(evidence),
+    )
+
+
+def problem_finding(problem: Problem, file: str) -> Finding:
+    rule = builtin_rules()[problem.rule]
+    return _finding(rule, file, problem.line, problem.column, problem.path, problem.message)
+
+
+def typed_documents(loaded: LoadedFile, result: FileResult) -> list[tuple[Document, object]]:
+    """Validate each document of a loaded file; problems become findings in `result`."""
+    from .validate import validate
+
+    result.findings.extend(problem_finding(p, loaded.file) for p in loaded.problems)
+    typed = []
+    for doc in loaded.documents:
+        model, problems = validate(doc)
+        result.findings.extend(problem_finding(p, loaded.file) for p in problems)
+        if model is not None:
+            typed.append((doc, model))
+    return typed
+
+
+def run_rules(result: FileResult, typed: list, workload: tuple | None, invalid: bool = False, rules: dict | None = None) -> None:
+    """Run every review rule over the typed documents of one file (plus the shared workload).
+
+    `invalid` says that some of the file's documents failed validation, so a rule skipped for a
+    missing kind says why the kind is missing.
+    """
+    rules = rules or builtin_rules()
+    by_kind: dict[str, list] = {}
+    for doc, model in typed:
+        by_kind.setdefault(doc.kind, []).append((doc, model))
+    if workload and "Workload" not in by_kind:
+        by_kind["Workload"] = [workload]
+    clusters = by_kind.get("Cluster") or [None]
+    base = {kind: items[0] for kind, items in by_kind.items() if kind != "Cluster"}
+    for cluster in clusters:
+        review = Review(docs={})
+        present = dict(base)
+        if cluster is not None:
+            present["Cluster"] = cluster
+        for kind, (doc, model) in present.items():
+            setattr(review, kind.lower(), model)
+            review.docs[kind] = doc
+        for rule in rules.values():
+            if rule.check == DOCUMENT_CHECK:
+                continue
+            missing = [k for k in rule.needs if k not in present]
+            if missing:
+                reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
+                if invalid:
+                    reason += " (invalid documents are not reviewed)"
+                _skip(result, rule, reason)
+                continue
+            try:
+                hits = list(rule.function(review, rule.settings))
+            except Skip as exc:
+                _skip(result, rule, str(exc))
+                continue
+            for hit in hits:
+                doc = review.docs[hit.kind]
+                line, col = doc.locate(hit.path, key=hit.key)
+                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence))
+
+
+def _skip(result: FileResult, rule: Rule, reason: str) -> None:
+    if not any(s.rule == rule.id and s.reason == reason for s in result.skipped):
+        result.skipped.append(Skipped(rule.id, reason, result.file))

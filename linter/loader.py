@@ -1,0 +1,224 @@
+"""YAML text -> documents with a source map (spec path -> 1-based line and column).
+
+Only plain YAML data is accepted: mappings, sequences, strings, numbers, booleans, nulls and
+dates. Any other tag (`!!python/object`, `!!binary`, custom `!tags`) is rejected. Hostile input
+is bounded: file size, nesting depth and alias expansion each have a limit that produces a
+SPEC001 finding instead of a hang or an exhausted memory.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+import yaml
+
+Path = tuple  # a spec path: keys and list indexes, e.g. ("spec", "node_pools", 0, "count")
+
+MAX_BYTES = 4 * 2**20  # a quote is a few KB; 4 MiB leaves two orders of magnitude of room
+MAX_DEPTH = 64  # the deepest spec path is 6 levels
+MAX_NODES = 200_000  # alias expansion: a billion-laughs file hits this in microseconds
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",
+}
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A document-level finding from loading: the rule id, a message and a 1-based position."""
+
+    rule: str
+    message: str
+    line: int
+    column: int
+    path: Path = ()
+
+
+@dataclass
+class Document:
+    """One YAML document of a file, with where each of its nodes is written."""
+
+    file: str
+    index: int
+    data: object
+    positions: dict = field(default_factory=dict)  # path -> (line, col) of the value
+    key_positions: dict = field(default_factory=dict)  # path -> (line, col) of the key
+
+    @property
+    def kind(self) -> str | None:
+        kind = self.data.get("kind") if isinstance(self.data, dict) else None
+        return kind if isinstance(kind, str) else None
+
+    @property
+    def name(self) -> str:
+        meta = self.data.get("metadata") if isinstance(self.data, dict) else None
+        name = meta.get("name") if isinstance(meta, dict) else None
+        return str(name) if name is not None else f"{self.kind or 'document'} #{self.index + 1}"
+
+    def locate(self, path: Path, key: bool = False) -> tuple[int, int]:
+        """Position of `path`, or of its nearest written ancestor when it is absent."""
+        path = tuple(path)
+        if key and path in self.key_positions:
+            return self.key_positions[path]
+        if path in self.positions:
+            return self.positions[path]
+        while path and path not in self.positions:
+            path = path[:-1]
+        return self.key_positions.get(path) or self.positions.get(path, (1, 1))
+
+
+@dataclass
+class LoadedFile:
+    """A file's text, its documents and the problems found while loading it."""
+
+    file: str
+    lines: list[str]
+    documents: list[Document]
+    problems: list[Problem]
+
+
+class _Converter:
+    """Turns composed YAML nodes into Python data, recording positions and problems."""
+
+    def __init__(self, doc: Document, problems: list[Problem]):
+        self.doc = doc
+        self.problems = problems
+        self.nodes = 0
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def convert(self, node, path: Path, depth: int):
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Abort(f"document expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
+        if depth > MAX_DEPTH:
+            raise _Abort(f"document is nested more than {MAX_DEPTH} levels deep", node)
+        self.doc.positions.setdefault(path, _pos(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag not in _SCALAR_TAGS:
+                raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
+            value = self.constructor.construct_object(node, deep=True)
+            if isinstance(value, float) and value != value:  # .nan
+                return value
+            if isinstance(value, datetime.datetime):
+                return value.isoformat()
+            return value
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
+            return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        if node.tag != _MAP:
+            raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                merged = self.convert(value_node, path, depth + 1)
+                for source in merged if isinstance(merged, list) else [merged]:
+                    if not isinstance(source, dict):
+                        raise _Abort("a merge key (<<) must name a mapping", value_node)
+                    for k, v in source.items():
+                        result.setdefault(k, v)
+                continue
+            key = self.convert(key_node, path + ("<key>",), depth + 1)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise _Abort("a mapping key must be a plain scalar", key_node)
+            if key in result:
+                first = self.doc.key_positions.get(path + (key,), (0, 0))
+                line, col = _pos(key_node)
+                self.problems.append(
+                    Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, path + (key,))
+                )
+                continue
+            self.doc.key_positions[path + (key,)] = _pos(key_node)
+            result[key] = self.convert(value_node, path + (key,), depth + 1)
+        return result
+
+
+class _Abort(Exception):
+    def __init__(self, message: str, node):
+        super().__init__(message)
+        self.position = _pos(node)
+
+
+def _pos(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _decode(data: bytes) -> tuple[str | None, Problem | None]:
+    if b"\0" in data[:8192]:
+        return None, Problem("SPEC001", "binary file: not YAML text", 1, 1)
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        return None, Problem("SPEC001", f"not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded ({exc.reason}); save the file as UTF-8", line, col)
+
+
+def _depth_guard(text: str) -> Problem | None:
+    """Reject over-deep nesting before composing (the C composer recurses without a guard)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # reported with its position by the composer
+    return None
+
+
+def load_text(text: str, file: str) -> LoadedFile:
+    """Load YAML text: documents, source maps, and SPEC001/SPEC003 problems."""
+    lines = text.splitlines()
+    problems: list[Problem] = []
+    documents: list[Document] = []
+    guard = _depth_guard(text)
+    if guard:
+        return LoadedFile(file, lines, [], [guard])
+    try:
+        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
+            if node is None:
+                continue
+            doc = Document(file, index, None)
+            try:
+                doc.data = _Converter(doc, problems).convert(node, (), 0)
+            except _Abort as exc:
+                problems.append(Problem("SPEC001", str(exc), *exc.position))
+                continue
+            documents.append(doc)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = " ".join(p for p in (exc.context, exc.problem) if p)
+        problems.append(Problem("SPEC001", f"invalid YAML: {what}", line, col))
+    except yaml.reader.ReaderError as exc:  # a control character: position is a character offset
+        before = text[: exc.position]
+        line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        problems.append(Problem("SPEC001", f"invalid YAML: character {exc.character!r} is not allowed ({exc.reason})", line, col))
+    return LoadedFile(file, lines, documents, problems)
+
+
+def load_bytes(data: bytes, file: str) -> LoadedFile:
+    """Load a file's bytes, enforcing the size limit and UTF-8 before parsing."""
+    if len(data) > MAX_BYTES:
+        problem = Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit for a spec", 1, 1)
+        return LoadedFile(file, [], [], [problem])
+    text, problem = _decode(data)
+    if problem:
+        return LoadedFile(file, [], [], [problem])
+    return load_text(text, file)

@@ -1,0 +1,304 @@
+"""Pydantic models of the three document kinds: the single source of `schemas/*.schema.json`.
+
+Quantities are strings with units (see `units.py`); the schemas carry the same regular
+expression the parser uses, so an editor and `check-jsonschema` accept exactly what
+clusterlint accepts.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Literal, Optional
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
+
+from . import units
+
+API_VERSION = "clusterlint/v1"
+SCHEMA_BASE = "https://clusterlint.dev/schemas/v1/"
+
+
+def _quantity(kind: str, description: str):
+    def parse(value):
+        if isinstance(value, units.Quantity):
+            return value
+        try:
+            return units.parse(value, kind)
+        except units.MissingUnit as exc:
+            raise PydanticCustomError("missing_unit", str(exc)) from None
+        except units.UnitError as exc:
+            raise PydanticCustomError("unit", str(exc)) from None
+
+    schema = {"type": "string", "pattern": units.PATTERNS[kind], "description": description, "x-unit": kind}
+    if kind == "count":
+        schema = {"anyOf": [{"type": "integer", "minimum": 0}, schema], "description": description, "x-unit": kind}
+    return Annotated[units.Quantity, BeforeValidator(parse), PlainSerializer(str, return_type=str), WithJsonSchema(schema)]
+
+
+Size = _quantity("size", "A data size: decimal (GB, TB) or binary (GiB, TiB) bytes, e.g. 80GB.")
+Rate = _quantity("rate", "A rate: bits (Gbps, Gb/s) or bytes (GB/s, GBps) per second, e.g. 400Gbps.")
+Count = _quantity("count", "A count, optionally with a suffix K, M, B (billion) or T (trillion), e.g. 70B.")
+Duration = _quantity("duration", "A duration: s, min, h, d, w, months or years, e.g. 2h.")
+Percent = _quantity("percent", "A percentage, e.g. 99.5%.")
+Money = _quantity("money", "An amount and an ISO 4217 currency code, optionally per a unit, e.g. 2.10 USD or 0.05 USD/GB.")
+
+Positive = Annotated[int, Field(ge=1)]
+NonNegative = Annotated[int, Field(ge=0)]
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors: a typo like `nic_sped` must never be ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- Cluster
+
+
+class Accelerator(Strict):
+    model: str = Field(description="Catalog id of the accelerator (see `clusterlint catalog`), e.g. H100-SXM.", min_length=1)
+    count: Positive = Field(description="Accelerators per node.")
+    memory: Optional[Size] = Field(None, description="Memory per accelerator; overrides the catalog.")
+    quoted_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0)]]] = Field(
+        None, description="Dense TFLOPS per dtype as the vendor quotes them; checked against the catalog."
+    )
+
+
+class Cpu(Strict):
+    model: Optional[str] = Field(None, description="CPU model, e.g. Xeon Platinum 8480C.")
+    sockets: Positive = Field(1, description="CPU sockets per node.")
+    cores_per_socket: Optional[Positive] = Field(None, description="Physical cores per socket.")
+    vcpus: Optional[Positive] = Field(None, description="Hardware threads per node, when physical cores are not stated; counted as half a core each.")
+
+    @model_validator(mode="after")
+    def _one_count(self):
+        if (self.cores_per_socket is None) == (self.vcpus is None):
+            raise PydanticCustomError("cpu_count", "state exactly one of cores_per_socket (physical cores) or vcpus (hardware threads)")
+        return self
+
+    @property
+    def physical_cores(self) -> float:
+        return self.sockets * self.cores_per_socket if self.cores_per_socket else self.vcpus / 2
+
+
+class LocalStorage(Strict):
+    type: Literal["nvme", "ssd", "hdd"] = Field(description="Kind of local drive.")
+    capacity: Size = Field(description="Capacity per node.")
+    read_bandwidth: Optional[Rate] = Field(None, description="Read bandwidth per node.")
+    write_bandwidth: Optional[Rate] = Field(None, description="Write bandwidth per node.")
+
+
+class NodePool(Strict):
+    name: str = Field(description="Name of the pool.", min_length=1)
+    count: Positive = Field(description="Nodes in the pool.")
+    spares: NonNegative = Field(0, description="Hot spare nodes included in the price, beyond `count`.")
+    accelerator: Accelerator
+    cpu: Optional[Cpu] = None
+    memory: Optional[Size] = Field(None, description="Host RAM per node.")
+    local_storage: list[LocalStorage] = Field(default_factory=list, description="Drives in each node.")
+
+
+class IntraNode(Strict):
+    fabric: Literal["nvlink", "nvswitch", "pcie", "infinity-fabric", "ici", "neuronlink", "habana-roce"] = Field(
+        description="Fabric between accelerators inside a node (or scale-up domain)."
+    )
+    bandwidth: Optional[Rate] = Field(None, description="Bandwidth per accelerator; overrides the catalog.")
+    direction: Literal["bidirectional", "unidirectional"] = Field(
+        "bidirectional", description="Whether `bandwidth` counts both directions (vendors usually quote bidirectional)."
+    )
+    scale_up_domain: Optional[Positive] = Field(None, description="Accelerators in one fast domain (8 on HGX, 72 on NVL72); overrides the catalog.")
+
+
+class InterNode(Strict):
+    fabric: Literal["infiniband", "roce", "efa", "ethernet", "tcpx", "tcpxo", "slingshot", "ici", "none"] = Field(description="Fabric between nodes.")
+    nics_per_node: NonNegative = Field(0, description="Network adapters per node used for the accelerators' traffic.")
+    nic_speed: Optional[Rate] = Field(None, description="Advertised speed of one adapter, e.g. 400Gbps.")
+    rdma: Optional[bool] = Field(None, description="Whether the fabric does RDMA (GPUDirect) between nodes.")
+    topology: Literal["rail-optimized", "fat-tree", "rail-only", "torus", "dragonfly", "unknown"] = "unknown"
+    oversubscription: Annotated[float, Field(ge=1)] = Field(1, description="1 = non-blocking, 2 = 2:1 oversubscribed.")
+    dedicated: Optional[bool] = Field(None, description="False when the fabric is shared with other tenants.")
+
+
+class Network(Strict):
+    intra_node: Optional[IntraNode] = None
+    inter_node: Optional[InterNode] = None
+
+
+StorageType = Literal[
+    "lustre", "gpfs", "weka", "vast", "ddn", "beegfs", "daos", "nfs", "cephfs", "smb", "efs", "filestore", "object", "local-nvme"
+]
+
+
+class Storage(Strict):
+    name: str = Field(description="Name of the storage system.", min_length=1)
+    type: StorageType = Field(description="Storage technology.")
+    shared: bool = Field(True, description="Mounted on every node.")
+    capacity: Size = Field(description="Usable capacity.")
+    read_bandwidth: Optional[Rate] = Field(None, description="Aggregate read bandwidth.")
+    write_bandwidth: Optional[Rate] = Field(None, description="Aggregate write bandwidth.")
+    purpose: list[Literal["datasets", "checkpoints", "code", "home", "scratch", "logs"]] = Field(
+        default_factory=list, description="What it holds."
+    )
+
+
+class Software(Strict):
+    orchestrator: Optional[Literal["slurm", "kubernetes", "slurm-on-kubernetes", "none", "proprietary"]] = None
+    root_access: Optional[bool] = None
+    os: Optional[str] = None
+    proprietary: list[str] = Field(default_factory=list, description="Proprietary tools or services you must use to run on this cluster.")
+
+
+class Location(Strict):
+    provider: Optional[str] = None
+    region: Optional[str] = None
+
+
+class ClusterSpec(Strict):
+    node_pools: list[NodePool] = Field(min_length=1)
+    network: Network = Network()
+    storage: list[Storage] = Field(default_factory=list)
+    software: Software = Software()
+    location: Optional[Location] = None
+
+
+class ClusterMetadata(Strict):
+    name: str = Field(min_length=1)
+    vendor: Optional[str] = None
+    offering: Literal["rent", "buy", "hpc-allocation"] = "rent"
+    quote_ref: Optional[str] = None
+    source: Optional[str] = Field(None, description="Where the figures come from (URL of the public offer).")
+
+
+class Envelope(Strict):
+    apiVersion: Literal["clusterlint/v1"] = Field(description="Always clusterlint/v1.")
+
+
+class Cluster(Envelope):
+    """The hardware and software offered."""
+
+    kind: Literal["Cluster"]
+    metadata: ClusterMetadata
+    spec: ClusterSpec
+
+
+# ---------------------------------------------------------------- Contract
+
+
+class Metadata(Strict):
+    name: str = Field(min_length=1)
+    vendor: Optional[str] = None
+    source: Optional[str] = Field(None, description="Where the document comes from.")
+
+
+class Pricing(Strict):
+    accelerator_hour: Optional[Money] = Field(None, description="Price of one accelerator for one hour.")
+    includes: list[Literal["storage", "network", "support", "egress", "software"]] = Field(
+        default_factory=list, description="Cost lines covered by the hourly price."
+    )
+    extras: dict[str, Money] = Field(default_factory=dict, description="Priced extras, e.g. egress: 0.05 USD/GB.")
+
+
+class Delivery(Strict):
+    date: Optional[datetime.date] = None
+    acceptance_test: Optional[str] = None
+    late_remedy: Optional[str] = None
+
+
+class Sla(Strict):
+    availability: Optional[Percent] = None
+    measured_as: Optional[str] = None
+    credits: Optional[str] = None
+    node_replacement: Optional[Duration] = None
+    support: Optional[str] = None
+
+
+class PerformanceCommitment(Strict):
+    metric: str = Field(min_length=1)
+    value: str = Field(min_length=1, description="The committed figure with its unit.")
+    method: Optional[str] = Field(None, description="How it is measured, e.g. nccl-tests.")
+
+
+class Exit(Strict):
+    termination_for_convenience: Optional[bool] = None
+    data_export: Optional[str] = None
+
+
+class Clause(Strict):
+    ref: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+
+
+class ContractSpec(Strict):
+    term: Optional[Duration] = None
+    pricing: Pricing = Pricing()
+    delivery: Delivery = Delivery()
+    sla: Sla = Sla()
+    performance: list[PerformanceCommitment] = Field(default_factory=list)
+    exit: Exit = Exit()
+    clauses: list[Clause] = Field(default_factory=list)
+
+
+class Contract(Envelope):
+    """The terms of the offer."""
+
+    kind: Literal["Contract"]
+    metadata: Metadata
+    spec: ContractSpec
+
+
+# ---------------------------------------------------------------- Workload
+
+
+class ModelSize(Strict):
+    parameters: Count = Field(description="Parameters, e.g. 70B.")
+
+
+class Parallelism(Strict):
+    tensor: Positive = 1
+    pipeline: Positive = 1
+    data: Optional[Positive] = None
+    zero_stage: Literal[0, 1, 2, 3] = 0
+
+
+class Dataloader(Strict):
+    workers_per_accelerator: NonNegative = Field(description="DataLoader worker processes per accelerator.")
+
+
+class Dataset(Strict):
+    size: Optional[Size] = None
+    files: Optional[Count] = None
+
+
+class Checkpoints(Strict):
+    interval: Duration
+    keep: Positive = 1
+    size: Optional[Size] = Field(None, description="Size of one checkpoint; derived from the parameters when absent.")
+
+
+class WorkloadSpec(Strict):
+    task: Literal["training", "finetuning", "inference"]
+    model: ModelSize
+    precision: Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"] = "bf16"
+    optimizer: Optional[str] = None
+    tokens: Optional[Count] = None
+    sequence_length: Optional[Positive] = None
+    global_batch_size: Optional[Positive] = Field(None, description="Sequences per optimizer step.")
+    parallelism: Parallelism = Parallelism()
+    dataloader: Optional[Dataloader] = None
+    dataset: Optional[Dataset] = None
+    checkpoints: Optional[Checkpoints] = None
+    assumed_mfu: Optional[Annotated[float, Field(gt=0, le=1)]] = Field(None, description="Model FLOPS utilisation expected, 0-1.")
+    deadline: Optional[Duration] = None
+    budget: Optional[Money] = None
+
+
+class Workload(Envelope):
+    """What the buyer plans to run."""
+
+    kind: Literal["Workload"]
+    metadata: Metadata
+    spec: WorkloadSpec
+
+
+KINDS = {"Cluster": Cluster, "Contract": Contract, "Workload": Workload}

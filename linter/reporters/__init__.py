@@ -1,0 +1,1 @@
+"""Reporters turn a Report into text; they format and decide nothing."""

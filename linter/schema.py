@@ -1,0 +1,27 @@
+"""JSON Schemas generated from the models: `clusterlint schema` and the files in `schemas/`."""
+
+from __future__ import annotations
+
+import json
+
+from .models import KINDS, SCHEMA_BASE
+
+
+def file_name(kind: str) -> str:
+    return f"{kind.lower()}.schema.json"
+
+
+def generate(kind: str) -> dict:
+    model = KINDS[kind]
+    body = model.model_json_schema(mode="validation")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + file_name(kind),
+        **body,
+        "title": f"clusterlint {kind}",
+        "description": f"{(model.__doc__ or '').strip()} A clusterlint/v1 {kind} document.",
+    }
+
+
+def dumps(schema: dict) -> str:
+    return json.dumps(schema, indent=2, sort_keys=False, ensure_ascii=False) + "\n"

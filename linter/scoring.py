@@ -1,0 +1,35 @@
+"""Points, scores and grades.
+
+A finding costs `weight x factor(severity)` points: errors the full weight, warnings half, and
+information nothing (it informs, it does not judge). A review's score is 100 minus the points of
+its findings, floored at 0; each area's subscore is the same over that area's findings alone.
+"""
+
+from __future__ import annotations
+
+SEVERITY_FACTOR = {"error": 1.0, "warning": 0.5, "info": 0.0}
+GRADES = ((90, "A"), (80, "B"), (70, "C"), (60, "D"), (0, "F"))
+SCORED_AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI")
+
+
+def finding_score(weight: float, severity: str) -> float:
+    return round(weight * SEVERITY_FACTOR[severity], 2)
+
+
+def grade(score: float) -> str:
+    return next(letter for floor, letter in GRADES if score >= floor)
+
+
+def area_of(rule_id: str) -> str:
+    return rule_id.rstrip("0123456789")
+
+
+def scorecard(findings) -> dict:
+    """Score, grade and per-area subscores of one review's findings."""
+    points = sum(f.score for f in findings)
+    score = round(max(0.0, 100.0 - points), 2)
+    areas = {}
+    for area in SCORED_AREAS:
+        lost = sum(f.score for f in findings if area_of(f.rule) == area)
+        areas[area] = round(max(0.0, 100.0 - lost), 2)
+    return {"score": score, "grade": grade(score), "points": round(points, 2), "areas": areas}

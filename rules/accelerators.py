@@ -1,0 +1,107 @@
+"""ACC: is there enough accelerator memory, and are the quoted figures honest?"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from clusterlint import units
+from clusterlint.engine import check
+
+from .common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
+
+
+def _pool_count_path(review):
+    pools = review.cluster.spec.node_pools
+    return ("spec", "node_pools", 0, "count") if len(pools) == 1 else ("spec", "node_pools")
+
+
+def _min_memory(review):
+    figures = [memory(review, pool) for pool in review.cluster.spec.node_pools]
+    return min(figures)
+
+
+class TrainingMemory(Params):
+    bytes_per_parameter: float = Field(18, gt=0, description="Bytes of training state per parameter: mixed-precision AdamW keeps 8 optimizer + 4 gradient + 4+2 weight bytes.")
+    overhead: float = Field(1.25, ge=1, description="Multiplier for activations and buffers on top of the training state.")
+
+
+@check(TrainingMemory)
+def too_few_for_training(review, params):
+    spec = review.workload.spec
+    if spec.task == "inference":
+        return
+    n_params = spec.model.parameters.value
+    need_bytes = n_params * params.bytes_per_parameter * params.overhead
+    per, source = _min_memory(review)
+    need = ceil(need_bytes / per)
+    have = total_accelerators(review.cluster)
+    if have < need:
+        yield review.hit(
+            "Cluster", _pool_count_path(review),
+            f"training {units.human(n_params, 'count')} parameters needs {units.human(need_bytes, 'size')} of accelerator memory "
+            f"({units.human(n_params, 'count')} x {params.bytes_per_parameter:g} bytes x {params.overhead:g}) = {need} accelerators "
+            f"of {units.human(per, 'size')}; the cluster has {have}",
+            evidence=(f"{units.human(per, 'size')} per accelerator: {source}",),
+        )
+
+
+class InferenceMemory(Params):
+    overhead: float = Field(1.25, ge=1, description="Multiplier for the KV cache and buffers on top of the weights.")
+
+
+@check(InferenceMemory)
+def too_few_for_inference(review, params):
+    spec = review.workload.spec
+    if spec.task != "inference":
+        return
+    n_params = spec.model.parameters.value
+    per_param = PRECISION_BYTES[spec.precision]
+    need_bytes = n_params * per_param * params.overhead
+    per, source = _min_memory(review)
+    need = ceil(need_bytes / per)
+    have = total_accelerators(review.cluster)
+    if have < need:
+        yield review.hit(
+            "Cluster", _pool_count_path(review),
+            f"serving {units.human(n_params, 'count')} parameters in {spec.precision} needs {units.human(need_bytes, 'size')} "
+            f"({units.human(n_params, 'count')} x {per_param:g} bytes x {params.overhead:g}) = {need} accelerators of "
+            f"{units.human(per, 'size')}; the cluster has {have}",
+            evidence=(f"{units.human(per, 'size')} per accelerator: {source}",),
+        )
+
+
+class SparseClaim(Params):
+    ratio: float = Field(1.8, gt=1, description="A quoted figure at or above this multiple of the catalog's dense figure is the sparse one (2:4 sparsity doubles it).")
+
+
+@check(SparseClaim)
+def sparse_tflops_claim(review, params):
+    for i, pool in enumerate(review.cluster.spec.node_pools):
+        quoted = pool.accelerator.quoted_tflops or {}
+        if not quoted:
+            continue
+        facts = review.facts(pool)
+        for dtype, value in quoted.items():
+            dense = facts.tflops.get(dtype)
+            if dense and value >= params.ratio * dense:
+                yield review.hit(
+                    "Cluster", ("spec", "node_pools", i, "accelerator", "quoted_tflops", dtype),
+                    f"quoted {fmt(value)} {dtype} TFLOPS is {value / dense:.2g}x the dense {fmt(dense)} of {facts.id}: "
+                    f"that is the 2:4-sparsity figure, which dense training never reaches",
+                    evidence=(f"dense {dtype} {fmt(dense)} TFLOPS: {facts.cite('compute')}",),
+                )
+
+
+class Mfu(Params):
+    max_mfu: float = Field(0.6, gt=0, le=1, description="Highest model FLOPS utilisation a plan may assume.")
+
+
+@check(Mfu)
+def optimistic_mfu(review, params):
+    mfu = review.workload.spec.assumed_mfu
+    if mfu is not None and mfu > params.max_mfu:
+        yield review.hit(
+            "Workload", ("spec", "assumed_mfu"),
+            f"assumed MFU {mfu:g} is above {params.max_mfu:g}: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic",
+        )
+

@@ -1,0 +1,160 @@
+"""NET: tensor parallelism inside the fast domain, and an inter-node network that keeps up."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from clusterlint import units
+from clusterlint.engine import Skip, check
+from clusterlint.models import Rate
+
+from .common import Params, dense_tflops, fmt, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+
+
+@check(Params)
+def tensor_parallel_crosses_nodes(review, params):
+    tp = review.workload.spec.parallelism.tensor
+    for pool in review.cluster.spec.node_pools:
+        domain, source = scale_up_domain(review, pool)
+        if tp > domain:
+            yield review.hit(
+                "Workload", ("spec", "parallelism", "tensor"),
+                f"tensor parallel degree {tp} exceeds the {domain}-accelerator scale-up domain of pool {pool.name!r}: "
+                f"every layer's activations would cross the inter-node network",
+                evidence=(f"scale-up domain {domain}: {source}",),
+            )
+
+
+@check(Params)
+def tensor_parallel_over_pcie(review, params):
+    tp = review.workload.spec.parallelism.tensor
+    if tp <= 1:
+        return
+    for pool in review.cluster.spec.node_pools:
+        fabric, source = intra_fabric(review, pool)
+        if fabric == "pcie":
+            yield review.hit(
+                "Workload", ("spec", "parallelism", "tensor"),
+                f"tensor parallel degree {tp} runs over PCIe in pool {pool.name!r}: PCIe moves a fraction of what NVLink does, "
+                f"so every layer waits on communication",
+                evidence=(f"intra-node fabric pcie: {source}",),
+            )
+
+
+class InterNodeBandwidth(Params):
+    warn_below: Rate = Field("400Gbps", description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about.")
+    error_below: Rate = Field("100Gbps", description="Advertised inter-node bandwidth per accelerator below which it is an error.")
+    efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
+
+
+def _multi_node_training(review) -> bool:
+    """True when training traffic must cross nodes over the inter-node network."""
+    cluster = review.cluster
+    if total_nodes(cluster) <= 1 or not is_training(review):
+        return False
+    pool = cluster.spec.node_pools[0]
+    domain, _ = scale_up_domain(review, pool)
+    return total_accelerators(cluster) > domain
+
+
+@check(InterNodeBandwidth)
+def low_inter_node_bandwidth(review, params):
+    if not _multi_node_training(review):
+        return
+    for i, pool in enumerate(review.cluster.spec.node_pools):
+        figure = inter_node_per_accelerator(review, pool)
+        if figure is None:
+            raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
+        per, how = figure
+        if per >= params.warn_below.value:
+            continue
+        severity = "error" if per < params.error_below.value else "warning"
+        limit = f"multi-node training wants >= {units.human(params.warn_below.value, 'rate')}"
+        if severity == "error":
+            limit += f", and below {units.human(params.error_below.value, 'rate')} is an error"
+        yield review.hit(
+            "Cluster", ("spec", "network", "inter_node", "nic_speed"),
+            f"{how} = {units.human(per, 'rate')} per accelerator ({units.human(per * params.efficiency, 'rate')} effective at "
+            f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {limit}",
+            severity=severity,
+        )
+
+
+@check(Params)
+def no_rdma_fabric(review, params):
+    if not _multi_node_training(review):
+        return
+    inter = review.cluster.spec.network.inter_node
+    if inter is None:
+        raise Skip("the cluster states no inter-node network")
+    if inter.rdma is False or (inter.fabric == "ethernet" and inter.rdma is not True):
+        at = ("spec", "network", "inter_node", "rdma") if inter.rdma is not None else ("spec", "network", "inter_node", "fabric")
+        said = "rdma: false" if inter.rdma is False else "plain ethernet with no RDMA stated"
+        yield review.hit(
+            "Cluster", at,
+            f"multi-node training over {inter.fabric} without RDMA ({said}): collectives go through the kernel TCP stack and host memory",
+        )
+
+
+@check(Params)
+def shared_inter_node_fabric(review, params):
+    inter = review.cluster.spec.network.inter_node
+    if inter is not None and inter.dedicated is False and total_nodes(review.cluster) > 1:
+        yield review.hit(
+            "Cluster", ("spec", "network", "inter_node", "dedicated"),
+            "the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable",
+        )
+
+
+@check(Params)
+def oversubscribed_fabric(review, params):
+    inter = review.cluster.spec.network.inter_node
+    if inter is not None and inter.oversubscription > 1 and _multi_node_training(review):
+        yield review.hit(
+            "Cluster", ("spec", "network", "inter_node", "oversubscription"),
+            f"the inter-node fabric is {inter.oversubscription:g}:1 oversubscribed: all-reduce across all nodes gets at most "
+            f"1/{inter.oversubscription:g} of the NIC bandwidth",
+        )
+
+
+class CommsCompute(Params):
+    default_mfu: float = Field(0.4, gt=0, le=1, description="MFU used when the workload states none.")
+    efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
+    gradient_bytes: float = Field(2, gt=0, description="Bytes per gradient element reduced (bf16).")
+
+
+@check(CommsCompute)
+def comms_exceed_compute(review, params):
+    spec = review.workload.spec
+    if spec.task == "inference":
+        return
+    if spec.global_batch_size is None or spec.sequence_length is None:
+        raise Skip("the workload states no global_batch_size and sequence_length")
+    if not _multi_node_training(review):
+        return
+    pool = review.cluster.spec.node_pools[0]
+    figure = inter_node_per_accelerator(review, pool)
+    if figure is None:
+        raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
+    per_bits, _ = figure
+    n = total_accelerators(review.cluster)
+    par = spec.parallelism
+    dp = par.data or max(1, n // (par.tensor * par.pipeline))
+    if dp <= 1:
+        return
+    peak, source = dense_tflops(review, pool, "bf16" if spec.precision in ("fp32", "int8", "int4") else spec.precision)
+    mfu = spec.assumed_mfu or params.default_mfu
+    params_n = spec.model.parameters.value
+    tokens = spec.global_batch_size * spec.sequence_length
+    compute_s = 6 * params_n * tokens / (n * peak * 1e12 * mfu)
+    shard_bytes = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
+    comm_bytes = 2 * (dp - 1) / dp * shard_bytes
+    comm_s = comm_bytes * 8 / (per_bits * params.efficiency)
+    if comm_s > compute_s:
+        yield review.hit(
+            "Cluster", ("spec", "network", "inter_node", "nic_speed"),
+            f"each step's gradient all-reduce ({units.human(comm_bytes, 'size')} per accelerator at "
+            f"{units.human(per_bits * params.efficiency, 'rate')} effective) takes {comm_s:.3g} s, longer than the step's compute "
+            f"{compute_s:.3g} s (6 x {units.human(params_n, 'count')} x {fmt(tokens)} tokens / ({n} x {fmt(peak)} TFLOPS x {mfu:g}))",
+            evidence=(f"dense {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
+        )
