@@ -87,6 +87,8 @@ def no_rdma_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None:
         raise Skip("the cluster states no inter-node network")
+    if inter.fabric in ("tcpx", "tcpxo"):
+        return  # GPUDirect-TCPX/TCPXO: zero-copy GPU networking without RDMA; LCK003 notes its plugin
     if inter.rdma is False or (inter.fabric == "ethernet" and inter.rdma is not True):
         at = ("spec", "network", "inter_node", "rdma") if inter.rdma is not None else ("spec", "network", "inter_node", "fabric")
         said = "rdma: false" if inter.rdma is False else "plain ethernet with no RDMA stated"
