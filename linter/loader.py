@@ -102,7 +102,9 @@ class _Converter:
             raise _Abort(f"document expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
         if depth > MAX_DEPTH:
             raise _Abort(f"document is nested more than {MAX_DEPTH} levels deep", node)
-        self.doc.positions.setdefault(path, _pos(node))
+        # a scalar is placed at its value; a mapping or list at its key's line, where a reader looks
+        at = _pos(node) if isinstance(node, yaml.ScalarNode) else self.doc.key_positions.get(path, _pos(node))
+        self.doc.positions.setdefault(path, at)
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _SCALAR_TAGS:
                 raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)

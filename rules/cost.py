@@ -19,11 +19,12 @@ def _dtype(precision: str) -> str:
     return {"fp32": "tf32", "int8": "bf16", "int4": "bf16"}.get(precision, precision)
 
 
-def estimate(review, params) -> dict:
-    """Time (s) to train and, when the contract prices it, cost; with every input and its source."""
+def estimate(review, params) -> dict | None:
+    """Time (s) to train and, when the contract prices it, cost; with every input and its source.
+    None for an inference workload: there is no training to time."""
     spec = review.workload.spec
     if spec.task == "inference":
-        raise Skip("the workload is inference: there is no training time to estimate")
+        return None
     if spec.tokens is None:
         raise Skip("the workload states no tokens to train on")
     pool = review.cluster.spec.node_pools[0]
@@ -48,6 +49,8 @@ def estimate(review, params) -> dict:
 @check(Estimate)
 def training_time_estimate(review, params):
     est = estimate(review, params)
+    if est is None:
+        return
     message = f"estimated training time {units.human(est['seconds'], 'duration')} = {est['formula']}"
     if est["cost"] is not None:
         amount, currency, how = est["cost"]
@@ -63,7 +66,7 @@ def misses_deadline(review, params):
     if deadline is None:
         raise Skip("the workload states no deadline")
     est = estimate(review, params)
-    if est["seconds"] > deadline.value:
+    if est is not None and est["seconds"] > deadline.value:
         yield review.hit(
             "Workload", ("spec", "deadline"),
             f"estimated training time {units.human(est['seconds'], 'duration')} exceeds the deadline of {units.human(deadline.value, 'duration')} "
@@ -78,6 +81,8 @@ def over_budget(review, params):
     if budget is None:
         raise Skip("the workload states no budget")
     est = estimate(review, params)
+    if est is None:
+        return
     if est["cost"] is None:
         raise Skip("no price: needs a Contract with pricing.accelerator_hour")
     amount, currency, how = est["cost"]

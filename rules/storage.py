@@ -102,9 +102,9 @@ def slow_checkpoint_writes(review, params):
 @check(Params)
 def no_shared_filesystem(review, params):
     if total_nodes(review.cluster) > 1 and not [s for _, s in shared_storage(review.cluster) if s.type != "object"]:
-        has_storage = bool(review.cluster.spec.storage)
+        stated = "storage" in review.cluster.spec.model_fields_set
         yield review.hit(
-            "Cluster", ("spec", "storage") if has_storage else ("spec",),
+            "Cluster", ("spec", "storage") if stated else ("spec",),
             f"{total_nodes(review.cluster)} nodes and no shared filesystem: code, data and checkpoints must be copied to every node",
         )
 

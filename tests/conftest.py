@@ -1,0 +1,44 @@
+"""Shared helpers: run the CLI in-process and read fixtures."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from clusterlint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SPECS = ROOT / "specs"
+EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
+
+
+def run_cli(*args, input=None):
+    """Run clusterlint in-process; returns (exit code, stdout, stderr)."""
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_json(*args, input=None) -> dict:
+    code, out, err = run_cli("check", "--format", "json", *args, input=input)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+def expected_markers(path: Path) -> set[tuple[int, str]]:
+    """(line, rule) for every `# expect: RULE` marker in a fixture."""
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = EXPECT.search(line)
+        if match:
+            found |= {(number, rule.strip()) for rule in match.group(1).split(",")}
+    return found
+
+
+@pytest.fixture
+def cli():
+    return run_cli
