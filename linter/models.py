@@ -43,8 +43,16 @@ Duration = _quantity("duration", "A duration: s, min, h, d, w, months or years, 
 Percent = _quantity("percent", "A percentage, e.g. 99.5%.")
 Money = _quantity("money", "An amount and an ISO 4217 currency code, optionally per a unit, e.g. 2.10 USD or 0.05 USD/GB.")
 
-Positive = Annotated[int, Field(ge=1)]
-NonNegative = Annotated[int, Field(ge=0)]
+def _not_bool(value):
+    """YAML `true` is not the number 1 (JSON Schema agrees); 4.0 still counts as the integer 4."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("number_type", "expected a number, found a boolean")
+    return value
+
+
+Positive = Annotated[int, Field(ge=1), BeforeValidator(_not_bool)]
+NonNegative = Annotated[int, Field(ge=0), BeforeValidator(_not_bool)]
+Flag = Annotated[bool, Field(strict=True)]
 
 
 class Strict(BaseModel):
@@ -60,12 +68,19 @@ class Accelerator(Strict):
     model: str = Field(description="Catalog id of the accelerator (see `clusterlint catalog`), e.g. H100-SXM.", min_length=1)
     count: Positive = Field(description="Accelerators per node.")
     memory: Optional[Size] = Field(None, description="Memory per accelerator; overrides the catalog.")
-    quoted_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0)]]] = Field(
+    quoted_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0), BeforeValidator(_not_bool)]]] = Field(
         None, description="Dense TFLOPS per dtype as the vendor quotes them; checked against the catalog."
     )
 
 
 class Cpu(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={"oneOf": [
+            {"required": ["cores_per_socket"], "properties": {"cores_per_socket": {"type": "integer"}}},
+            {"required": ["vcpus"], "properties": {"vcpus": {"type": "integer"}}},
+        ]},
+    )
     model: Optional[str] = Field(None, description="CPU model, e.g. Xeon Platinum 8480C.")
     sockets: Positive = Field(1, description="CPU sockets per node.")
     cores_per_socket: Optional[Positive] = Field(None, description="Physical cores per socket.")
@@ -114,10 +129,10 @@ class InterNode(Strict):
     fabric: Literal["infiniband", "roce", "efa", "ethernet", "tcpx", "tcpxo", "slingshot", "ici", "none"] = Field(description="Fabric between nodes.")
     nics_per_node: NonNegative = Field(0, description="Network adapters per node used for the accelerators' traffic.")
     nic_speed: Optional[Rate] = Field(None, description="Advertised speed of one adapter, e.g. 400Gbps.")
-    rdma: Optional[bool] = Field(None, description="Whether the fabric does RDMA (GPUDirect) between nodes.")
+    rdma: Optional[Flag] = Field(None, description="Whether the fabric does RDMA (GPUDirect) between nodes.")
     topology: Literal["rail-optimized", "fat-tree", "rail-only", "torus", "dragonfly", "unknown"] = "unknown"
-    oversubscription: Annotated[float, Field(ge=1)] = Field(1, description="1 = non-blocking, 2 = 2:1 oversubscribed.")
-    dedicated: Optional[bool] = Field(None, description="False when the fabric is shared with other tenants.")
+    oversubscription: Annotated[float, Field(ge=1), BeforeValidator(_not_bool)] = Field(1, description="1 = non-blocking, 2 = 2:1 oversubscribed.")
+    dedicated: Optional[Flag] = Field(None, description="False when the fabric is shared with other tenants.")
 
 
 class Network(Strict):
@@ -133,7 +148,7 @@ StorageType = Literal[
 class Storage(Strict):
     name: str = Field(description="Name of the storage system.", min_length=1)
     type: StorageType = Field(description="Storage technology.")
-    shared: bool = Field(True, description="Mounted on every node.")
+    shared: Flag = Field(True, description="Mounted on every node.")
     capacity: Size = Field(description="Usable capacity.")
     read_bandwidth: Optional[Rate] = Field(None, description="Aggregate read bandwidth.")
     write_bandwidth: Optional[Rate] = Field(None, description="Aggregate write bandwidth.")
@@ -144,7 +159,7 @@ class Storage(Strict):
 
 class Software(Strict):
     orchestrator: Optional[Literal["slurm", "kubernetes", "slurm-on-kubernetes", "none", "proprietary"]] = None
-    root_access: Optional[bool] = None
+    root_access: Optional[Flag] = None
     os: Optional[str] = None
     proprietary: list[str] = Field(default_factory=list, description="Proprietary tools or services you must use to run on this cluster.")
 
@@ -220,7 +235,7 @@ class PerformanceCommitment(Strict):
 
 
 class Exit(Strict):
-    termination_for_convenience: Optional[bool] = None
+    termination_for_convenience: Optional[Flag] = None
     data_export: Optional[str] = None
 
 
@@ -288,7 +303,7 @@ class WorkloadSpec(Strict):
     dataloader: Optional[Dataloader] = None
     dataset: Optional[Dataset] = None
     checkpoints: Optional[Checkpoints] = None
-    assumed_mfu: Optional[Annotated[float, Field(gt=0, le=1)]] = Field(None, description="Model FLOPS utilisation expected, 0-1.")
+    assumed_mfu: Optional[Annotated[float, Field(gt=0, le=1), BeforeValidator(_not_bool)]] = Field(None, description="Model FLOPS utilisation expected, 0-1.")
     deadline: Optional[Duration] = None
     budget: Optional[Money] = None
 

@@ -89,7 +89,7 @@ class Quantity:
 
 
 def _alternatives(units) -> str:
-    return "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+    return "|".join(re.escape(u) for u in sorted(units, key=lambda u: (-len(u), u)))  # longest first, stable
 
 
 PATTERNS = {
@@ -132,7 +132,7 @@ def parse(text: object, kind: str) -> Quantity:
             text = repr(text)
         else:
             raise MissingUnit(f"{text} has no unit; expected {KIND_HINTS[kind]}")
-    raw = text.strip()
+    raw = text  # no stripping: the schema's pattern and the parser accept exactly the same strings
     m = _COMPILED[kind].match(raw)
     if not m:
         if _BARE.match(raw) and kind != "count":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 
+from .findings import dotted
 from .loader import Document, Problem
 
 KIND_NAMES = ("Cluster", "Contract", "Workload")
@@ -55,7 +56,7 @@ def _describe(value) -> str:
 def _message(error: dict, model_cls) -> tuple[str, str, bool]:
     """(rule, message, point-at-key) for one pydantic error."""
     loc = tuple(p for p in error["loc"] if p != "[key]")
-    field = ".".join(str(p) for p in loc) or "document"
+    field = dotted(loc) or "document"
     kind = error["type"]
     found = _describe(error.get("input"))
     if kind == "missing_unit":

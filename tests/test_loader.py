@@ -1,0 +1,90 @@
+"""The loader: positions, duplicate keys, safe tags, and hostile input that must not hang."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from clusterlint.loader import MAX_BYTES, load_bytes, load_text
+
+
+def test_positions_are_one_based_line_and_column():
+    loaded = load_text("a:\n  b: [1, 2]\n  c: {d: x}\n", "f.yaml")
+    doc = loaded.documents[0]
+    assert doc.locate(("a", "b", 1)) == (2, 10)
+    assert doc.locate(("a", "c", "d")) == (3, 10)
+    assert doc.locate(("a",)) == (1, 1)
+    assert doc.locate(("a", "missing", "deeper")) == (1, 1)
+
+
+def test_multiple_documents():
+    loaded = load_text("a: 1\n---\nb: 2\n", "f.yaml")
+    assert [d.data for d in loaded.documents] == [{"a": 1}, {"b": 2}]
+    assert loaded.documents[1].locate(("b",)) == (3, 4)
+
+
+def test_duplicate_key_is_reported_at_the_repeat():
+    loaded = load_text("a: 1\nb: 2\na: 3\n", "f.yaml")
+    assert [(p.rule, p.line, p.column, p.message) for p in loaded.problems] == [
+        ("SPEC003", 3, 1, "key 'a' repeats the key on line 1; YAML keeps only one of them")
+    ]
+    assert loaded.documents[0].data == {"a": 1, "b": 2}
+
+
+def test_syntax_error_has_position():
+    loaded = load_text("a: [1, 2\nb: 3\n", "f.yaml")
+    (problem,) = loaded.problems
+    assert (problem.rule, problem.line) == ("SPEC001", 2)
+    assert problem.message.startswith("invalid YAML:")
+
+
+def test_python_tags_are_refused():
+    loaded = load_text("a: !!python/object/apply:os.system ['true']\n", "f.yaml")
+    assert loaded.problems[0].rule == "SPEC001"
+    assert "is not allowed" in loaded.problems[0].message
+    assert loaded.documents == []
+
+
+def test_alias_bomb_stops_quickly():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]" for i in range(1, 10)]
+    loaded = load_text("\n".join(lines) + "\n", "bomb.yaml")
+    assert [p.rule for p in loaded.problems] == ["SPEC001"]
+    assert "alias bomb" in loaded.problems[0].message
+
+
+def test_deep_nesting_is_refused():
+    loaded = load_text("a: " + "[" * 5000 + "]" * 5000 + "\n", "deep.yaml")
+    assert loaded.problems[0].message == "document is nested more than 64 levels deep"
+
+
+def test_size_limit_binary_and_encoding():
+    big = load_bytes(b"a: 1\n" * (MAX_BYTES // 5 + 1), "big.yaml")
+    assert big.problems[0].message.startswith("file is 4.0 MiB, over the 4 MiB limit")
+    binary = load_bytes(b"\x00\x01\x02", "bin.yaml")
+    assert binary.problems[0].message == "binary file: not YAML text"
+    latin = load_bytes("a: 1\nb: caf\xe9\n".encode("latin-1"), "latin.yaml")
+    assert (latin.problems[0].line, latin.problems[0].column) == (2, 7)
+    assert "not valid UTF-8: byte 0xe9" in latin.problems[0].message
+
+
+def test_empty_file_has_no_documents_and_no_problems():
+    loaded = load_bytes(b"", "empty.yaml")
+    assert (loaded.documents, loaded.problems) == ([], [])
+
+
+def test_windows_line_endings_keep_positions():
+    doc = load_bytes(b"a:\r\n  b: 1\r\n", "crlf.yaml").documents[0]
+    assert doc.locate(("a", "b")) == (2, 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_loader_never_crashes_and_positions_lie_in_the_file(text):
+    loaded = load_text(text, "any.yaml")
+    n_lines = max(1, text.count("\n") + 1)
+    for problem in loaded.problems:
+        assert 1 <= problem.line <= n_lines + 1
+        assert problem.column >= 1
+    for doc in loaded.documents:
+        for line, column in doc.positions.values():
+            assert 1 <= line <= n_lines + 1 and column >= 1
