@@ -206,7 +206,7 @@ def load_text(text: str, file: str) -> LoadedFile:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = " ".join(p for p in (exc.context, exc.problem) if p)
+        what = ": ".join(p for p in (exc.context, exc.problem) if p)
         problems.append(Problem("SPEC001", f"invalid YAML: {what}", line, col))
     except yaml.reader.ReaderError as exc:  # a control character: position is a character offset
         before = text[: exc.position]

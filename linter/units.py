@@ -178,10 +178,10 @@ def human(value: float, kind: str) -> str:
                 return f"{_trim(value / COUNT_SUFFIXES[suffix])}{suffix}"
         return _trim(value)
     if kind == "duration":
-        for unit, secs in (("days", _DAY), ("hours", 3600), ("minutes", 60)):
-            if value >= secs:
-                return f"{_trim(value / secs)} {unit}"
-        return f"{_trim(value)} seconds"
+        for unit, secs in (("day", _DAY), ("hour", 3600), ("minute", 60), ("second", 1)):
+            if value >= secs or unit == "second":
+                number = _trim(value / secs)
+                return f"{number} {unit}{'' if number == '1' else 's'}"
     if kind == "percent":
         return f"{_trim(value * 100)}%"
     raise ValueError(f"no human format for kind {kind!r}")

@@ -65,7 +65,7 @@ def _message(error: dict, model_cls) -> tuple[str, str, bool]:
         return "SPEC002", f"{field}: required field is missing", False
     if kind == "extra_forbidden":
         allowed = _fields_at(model_cls, loc[:-1])
-        return "SPEC002", f"{field}: unknown key {loc[-1]!r}{_did_you_mean(loc[-1], allowed)}", True
+        return "SPEC002", f"{dotted(loc[:-1]) or 'document'}: unknown key {loc[-1]!r}{_did_you_mean(loc[-1], allowed)}", True
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         hint = _did_you_mean(error.get("input"), [e.strip(" '") for e in expected.replace(" or ", ",").split(",")]) if isinstance(error.get("input"), str) else ""

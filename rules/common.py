@@ -102,7 +102,7 @@ def shared_storage(cluster):
 
 
 def fmt(value: float) -> str:
-    """A number for a message: integers plainly, others to 3 significant figures."""
+    """A number for a message: integers plainly, others to 4 significant figures."""
     if float(value).is_integer() and abs(value) < 1e15:
         return f"{int(value):,}"
-    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.0f}"

@@ -88,7 +88,7 @@ def test_bytes_per_second_is_eight_bits_per_second(number, prefix):
 def test_human_format_parses_back_close(number, kind):
     unit = {"size": "GB", "rate": "Gbps", "duration": "h"}[kind]
     value = units.parse(f"{number}{unit}", kind).value
-    text = units.human(value, kind).replace(" ", "").replace("days", "d").replace("hours", "h").replace("minutes", "min").replace("seconds", "s")
+    text = units.human(value, kind).replace(" ", "").replace("days", "d").replace("day", "d").replace("hours", "h").replace("hour", "h").replace("minutes", "min").replace("minute", "min").replace("seconds", "s").replace("second", "s")
     assert units.parse(text, kind).value == pytest.approx(value, rel=1e-3)
 
 

@@ -1,0 +1,51 @@
+"""Docs come from the same data the engine runs on, and nothing is left undocumented."""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterlint.catalog import DTYPES, load
+from clusterlint.registry import RuleError, builtin_rules, parse_rule
+from clusterlint.reporters.docs import rules_markdown
+
+from conftest import FIXTURES, ROOT
+
+
+def test_rules_page_is_fresh():
+    committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == rules_markdown(builtin_rules()), "run: clusterlint rules --format markdown > docs/rules.md"
+
+
+@pytest.mark.parametrize("rule_id", sorted(builtin_rules()))
+def test_rule_is_documented_with_fixtures(rule_id):
+    rule = builtin_rules()[rule_id]
+    for section in (rule.summary, rule.why, rule.fix, rule.examples["bad"], rule.examples["good"]):
+        assert section.strip()
+    assert rule.sources
+    assert (FIXTURES / rule_id / "bad.yaml").exists() and (FIXTURES / rule_id / "good.yaml").exists()
+    if rule.check != "document":
+        assert rule.settings is not None  # params validate against the check's Params model
+
+
+def test_catalog_has_every_required_accelerator_with_sources():
+    catalog = load()
+    required = {"A100-SXM-40GB", "A100-SXM-80GB", "H100-SXM", "H100-PCIe", "H100-NVL", "H200", "B200", "GB200", "MI250X", "MI300X",
+                "MI325X", "Gaudi2", "Gaudi3", "TPU-v5e", "TPU-v5p", "Trainium1", "Trainium2", "L40S"}
+    assert required <= set(catalog)
+    for facts in catalog.values():
+        assert set(facts.sources) == {"compute", "memory", "intra_node", "availability"}
+        assert all(url.startswith("https://") for url in facts.sources.values())
+        assert set(facts.tflops) == set(DTYPES) and facts.tflops["bf16"]
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("severity", "fatal", "rules/x.yaml: severity: expected error, warning or info, found 'fatal'"),
+    ("check", "not a ref", "rules/x.yaml: check: expected module:function, found 'not a ref'"),
+    ("nonsense", 1, "rules/x.yaml: nonsense: unknown field"),
+])
+def test_broken_rule_file_names_file_and_field(field, value, message):
+    data = {"id": "NET001", "name": "n", "area": "NET", "severity": "error", "weight": 1, "check": "a:b", "needs": [],
+            "summary": "s", "why": "w", "fix": "f", "sources": ["x"], "examples": {"bad": "", "good": ""}, field: value}
+    with pytest.raises(RuleError) as info:
+        parse_rule(data, "rules/x.yaml")
+    assert str(info.value).startswith(message)

@@ -1,0 +1,58 @@
+"""Exact messages: each rule's bad fixture says precisely this (numbers checked by hand in review)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterlint.registry import builtin_rules
+
+from conftest import FIXTURES, check_json
+
+MESSAGES = {
+    "ACC001": 'training 700B parameters needs 15.75 TB of accelerator memory (700B x 18 bytes x 1.25) = 197 accelerators of 80 GB; the cluster has 32',
+    "ACC002": 'serving 405B parameters in bf16 needs 1.012 TB (405B x 2 bytes x 1.25) = 13 accelerators of 80 GB; the cluster has 8',
+    "ACC003": 'quoted 1,979 bf16 TFLOPS is 2x the dense 989.4 of H100-SXM: that is the 2:4-sparsity figure, which dense training never reaches',
+    "ACC004": 'assumed MFU 0.75 is above 0.6: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic',
+    "CPU001": "2 x 8 = 16 physical cores per node in pool 'gpu' cannot feed 8 accelerators: 8 x (3 dataloader workers + 1) = 32 cores needed (workload)",
+    "CPU002": 'host memory 256 GB per node is less than the 640 GB of accelerator memory it hosts (8 x 80 GB): loading and checkpointing the model will swap or fail',
+    "CST001": 'estimated training time 3.412 days = 6 x 7B params x 100B tokens / (32 x 989.4 TFLOPS x 0.45 MFU); cost 6,551 USD = 32 x 81.89 h x 2.50 USD',
+    "CST002": 'estimated training time 3.412 days exceeds the deadline of 1 day (6 x 7B params x 100B tokens / (32 x 989.4 TFLOPS x 0.45 MFU))',
+    "CST003": 'estimated cost 6,551 USD (32 x 81.89 h x 2.50 USD) exceeds the budget of 1,000 USD',
+    "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
+    "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
+    "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',
+    "NET001": "tensor parallel degree 16 exceeds the 8-accelerator scale-up domain of pool 'gpu': every layer's activations would cross the inter-node network",
+    "NET002": "tensor parallel degree 8 runs over PCIe in pool 'gpu': PCIe moves a fraction of what NVLink does, so every layer waits on communication",
+    "NET003": "4 x 400 Gbps / 8 accelerators = 200 Gbps per accelerator (160 Gbps effective at 80% of advertised) in pool 'gpu'; multi-node training wants >= 400 Gbps",
+    "NET004": 'multi-node training over infiniband without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory',
+    "NET005": 'the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable',
+    "NET006": 'the inter-node fabric is 2:1 oversubscribed: all-reduce across all nodes gets at most 1/2 of the NIC bandwidth',
+    "NET007": "each step's gradient all-reduce (2.625 GB per accelerator at 10 Gbps effective) takes 2.1 s, longer than the step's compute 0.773 s (6 x 7B x 262,144 tokens / (32 x 989.4 TFLOPS x 0.45))",
+    "REL001": "pool 'gpu' has 0 spare nodes for 4 (a purchase); keep >= 1 (5%) so a failed node does not stop the job until it is repaired",
+    "SPEC001": "invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'",
+    "SPEC002": "spec.network.inter_node: unknown key 'nic_sped' (did you mean 'nic_speed'?)",
+    "SPEC003": "key 'count' repeats the key on line 7; YAML keeps only one of them",
+    "SPEC004": "accelerator 'H100-SMX' is not in the catalog (did you mean 'H100-SXM'?); rules that need its figures are skipped (see clusterlint catalog)",
+    "SPEC005": 'spec.network.inter_node.nic_speed: 400 has no unit; expected a rate, e.g. 400Gbps (bits per second) or 50GB/s (bytes per second)',
+    "STO001": "shared storage 'shared' is nfs, not a parallel filesystem, and holds datasets, checkpoints, code: 4 nodes reading and writing through it will stall training",
+    "STO002": 'shared storage holds 1 TB but needs 1.25 x (1 TB dataset + 3 x 98 GB checkpoints) = 1.617 TB',
+    "STO003": 'writing a 98 GB checkpoint at 1 GB/s takes 1.633 minutes every 2 hours: 1.4% of training time idle (limit 1%)',
+    "STO004": '4 nodes and no shared filesystem: code, data and checkpoints must be copied to every node',
+    "STO005": 'training consumes 339,223 tokens/s x 10 bytes/token = 3.392 MB/s, more than the 1 MB/s the dataset storage reads',
+    "STO006": "pool 'gpu' has no local NVMe: no fast scratch for checkpoints staged before upload, or for dataset caches",
+    "SW001": 'orchestrator none: without Slurm or Kubernetes, sharing nodes, queueing jobs and restarting after failures are manual',
+    "SW002": "no root access: drivers, NCCL versions and kernel settings wait on the provider's support queue",
+    "UNI001": 'nic_speed 400GB/s = 3.2 Tbps per port, faster than any NIC (800 Gbps): NICs are sold in bits, did the quote mean 400Gbps?',
+    "UNI002": 'intra-node bandwidth 900GB/s counts both directions: 450 GB/s each way, the figure a collective sees',
+    "UNI003": 'intra-node bandwidth 7200GB/s is the node aggregate (8 x 900 GB/s), not the per-accelerator figure clusterlint expects',
+}
+
+
+def test_every_rule_has_an_exact_message():
+    assert sorted(MESSAGES) == sorted(builtin_rules())
+
+
+@pytest.mark.parametrize("rule_id", sorted(MESSAGES))
+def test_exact_message(rule_id):
+    report = check_json(str(FIXTURES / rule_id / "bad.yaml"))
+    assert [f["message"] for f in report["findings"] if f["rule"] == rule_id] == [MESSAGES[rule_id]]

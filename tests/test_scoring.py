@@ -1,0 +1,85 @@
+"""Scoring invariants and monotonic rules, as properties over generated clusters."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from clusterlint.engine import FileResult, run_rules, typed_documents
+from clusterlint.loader import load_text
+from clusterlint.scoring import scorecard
+
+TEMPLATE = """apiVersion: clusterlint/v1
+kind: Cluster
+metadata: {{name: generated, offering: buy}}
+spec:
+  node_pools:
+    - name: gpu
+      count: {nodes}
+      spares: {spares}
+      accelerator: {{model: H100-SXM, count: 8}}
+      cpu: {{sockets: 2, cores_per_socket: {cores}}}
+      memory: {ram}GB
+  network:
+    inter_node: {{fabric: {fabric}, nics_per_node: {nics}, nic_speed: {speed}Gbps, rdma: {rdma}, oversubscription: {oversub}}}
+  storage:
+    - {{name: shared, type: {storage}, capacity: {capacity}TB, write_bandwidth: {write}GB/s}}
+  software: {{orchestrator: slurm}}
+---
+apiVersion: clusterlint/v1
+kind: Workload
+metadata: {{name: w}}
+spec: {{task: training, model: {{parameters: 70B}}, tokens: 1T, dataset: {{size: 10TB}}, checkpoints: {{interval: 2h, keep: 3}}}}
+"""
+
+CLUSTERS = st.fixed_dictionaries({
+    "nodes": st.integers(1, 64), "spares": st.integers(0, 4), "cores": st.integers(4, 64), "ram": st.integers(128, 4096),
+    "fabric": st.sampled_from(["infiniband", "roce", "ethernet"]), "nics": st.integers(1, 8), "speed": st.sampled_from([25, 100, 200, 400]),
+    "rdma": st.booleans(), "oversub": st.sampled_from([1, 2, 4]), "storage": st.sampled_from(["lustre", "nfs"]),
+    "capacity": st.integers(1, 2000), "write": st.integers(1, 400),
+})
+
+
+def review(values) -> list:
+    loaded = load_text(TEMPLATE.format(**{k: str(v).lower() if isinstance(v, bool) else v for k, v in values.items()}), "gen.yaml")
+    result = FileResult("gen.yaml", loaded.lines)
+    run_rules(result, typed_documents(loaded, result), None)
+    return result.findings
+
+
+@settings(max_examples=150, deadline=None)
+@given(CLUSTERS)
+def test_score_is_bounded_and_deterministic(values):
+    findings = review(values)
+    card = scorecard(findings)
+    assert 0 <= card["score"] <= 100
+    assert all(0 <= v <= 100 for v in card["areas"].values())
+    assert review(values) == findings
+    assert card["score"] == max(0, round(100 - sum(f.score for f in findings), 2))
+
+
+MORE = {"cores": ("CPU001",), "ram": ("CPU002",), "nics": ("NET003", "NET007"), "speed": ("NET003", "NET007"),
+        "capacity": ("STO002",), "write": ("STO003",), "spares": ("REL001",)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(CLUSTERS, st.sampled_from(sorted(MORE)), st.integers(1, 1000))
+def test_more_resources_never_add_a_finding(values, resource, extra):
+    richer = dict(values)
+    if resource == "speed":
+        richer["speed"] = {25: 100, 100: 200, 200: 400, 400: 400}[values["speed"]]
+    elif resource == "nics":
+        richer["nics"] = min(8, values["nics"] + extra)
+    else:
+        richer[resource] = values[resource] + extra
+    before = {(f.rule, f.severity) for f in review(values) if f.rule in MORE[resource]}
+    after = {(f.rule, f.severity) for f in review(richer) if f.rule in MORE[resource]}
+    rank = {"info": 0, "warning": 1, "error": 2}
+    assert all(any(r == rule and rank[s] <= rank[s2] for r, s2 in before) for rule, s in after)
+    assert scorecard(review(richer)).get("score") >= 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(CLUSTERS)
+def test_removing_a_cause_never_lowers_the_score(values):
+    fixed = dict(values, rdma="true", fabric="infiniband", storage="lustre", oversub=1)
+    assert scorecard(review(fixed))["score"] >= scorecard(review(values))["score"]
