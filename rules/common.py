@@ -102,7 +102,7 @@ def shared_storage(cluster):
 
 
 def fmt(value: float) -> str:
-    """A number for a message: integers plainly, others to 4 significant figures."""
+    """A number for a message: integers plainly, others to 4 significant figures (1 decimal from 1,000)."""
     if float(value).is_integer() and abs(value) < 1e15:
         return f"{int(value):,}"
-    return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.1f}"

@@ -38,7 +38,7 @@ MESSAGES = {
     "STO002": 'shared storage holds 1 TB but needs 1.25 x (1 TB dataset + 3 x 98 GB checkpoints) = 1.617 TB',
     "STO003": 'writing a 98 GB checkpoint at 1 GB/s takes 1.633 minutes every 2 hours: 1.4% of training time idle (limit 1%)',
     "STO004": '4 nodes and no shared filesystem: code, data and checkpoints must be copied to every node',
-    "STO005": 'training consumes 339,223 tokens/s x 10 bytes/token = 3.392 MB/s, more than the 1 MB/s the dataset storage reads',
+    "STO005": 'training consumes 339,222.9 tokens/s x 10 bytes/token = 3.392 MB/s, more than the 1 MB/s the dataset storage reads',
     "STO006": "pool 'gpu' has no local NVMe: no fast scratch for checkpoints staged before upload, or for dataset caches",
     "SW001": 'orchestrator none: without Slurm or Kubernetes, sharing nodes, queueing jobs and restarting after failures are manual',
     "SW002": "no root access: drivers, NCCL versions and kernel settings wait on the provider's support queue",
