@@ -44,9 +44,9 @@ Percent = _quantity("percent", "A percentage, e.g. 99.5%.")
 Money = _quantity("money", "An amount and an ISO 4217 currency code, optionally per a unit, e.g. 2.10 USD or 0.05 USD/GB.")
 
 def _not_bool(value):
-    """YAML `true` is not the number 1 (JSON Schema agrees); 4.0 still counts as the integer 4."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("number_type", "expected a number, found a boolean")
+    """YAML `true` and the string "4" are not numbers (JSON Schema agrees); 4.0 is still the integer 4."""
+    if isinstance(value, (bool, str)):
+        raise PydanticCustomError("number_type", f"expected a number, found {type(value).__name__} {value!r}")
     return value
 
 
