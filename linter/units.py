@@ -128,8 +128,10 @@ def parse(text: object, kind: str) -> Quantity:
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
         raise UnitError(f"expected {KIND_HINTS[kind]}, found {type(text).__name__}")
     if not isinstance(text, str):
-        if kind == "count":
+        if kind == "count" and (isinstance(text, int) or text.is_integer()):
             text = repr(text)
+        elif kind == "count":
+            raise UnitError(f"{text} is not a whole count; expected {KIND_HINTS[kind]}")
         else:
             raise MissingUnit(f"{text} has no unit; expected {KIND_HINTS[kind]}")
     raw = text  # no stripping: the schema's pattern and the parser accept exactly the same strings

@@ -78,7 +78,7 @@ def _mutate(data, path, action, value):
     return data
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_schema_and_models_agree(data):
     doc = data.draw(st.sampled_from(DOCS))
