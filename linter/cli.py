@@ -61,7 +61,7 @@ def check(paths, workload, fmt, fail_on, color):
     from .findings import RANK
     from .run import Options, check as run_check
 
-    report = run_check(Options(paths=paths, workload=workload, fail_on=fail_on))
+    report = run_check(Options(paths=paths, workload=workload))
     if fmt == "json":
         from .reporters import json as reporter
 

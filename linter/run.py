@@ -23,7 +23,6 @@ class UsageError(Exception):
 class Options:
     paths: tuple = ()
     workload: str | None = None
-    fail_on: str = "error"
 
 
 @dataclass

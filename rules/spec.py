@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-
 from clusterlint import catalog
 from clusterlint.engine import check
 
 from .common import Params
-
 
 
 @check(Params)
