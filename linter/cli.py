@@ -53,15 +53,16 @@ def main(debug):
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review.")
+@click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True, help="Lowest severity that makes the exit code 1.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
-def check(paths, workload, fmt, fail_on, color):
+def check(paths, workload, contract, fmt, fail_on, color):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
     from .findings import RANK
     from .run import Options, check as run_check
 
-    report = run_check(Options(paths=paths, workload=workload))
+    report = run_check(Options(paths=paths, workload=workload, contract=contract))
     if fmt == "json":
         from .reporters import json as reporter
 

@@ -30,6 +30,8 @@ class Hit:
     severity: str | None = None
     evidence: tuple = ()
     key: bool = False
+    offset: int | None = None  # a character of the path's text: the words the finding is about
+    length: int = 0  # how many characters those words take
 
 
 def check(params_cls):
@@ -80,13 +82,14 @@ class FileResult:
     lines: list
     findings: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
+    pages: list | None = None  # a PDF's lines page by page
 
 
-def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=()) -> Finding:
+def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(), page=0, length=0) -> Finding:
     severity = severity or rule.severity
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
-        score=finding_score(rule.weight, severity), path=dotted(path), evidence=tuple(evidence),
+        score=finding_score(rule.weight, severity), path=dotted(path), evidence=tuple(evidence), page=page, length=length,
     )
 
 
@@ -109,8 +112,9 @@ def typed_documents(loaded: LoadedFile, result: FileResult) -> list[tuple[Docume
     return typed
 
 
-def run_rules(result: FileResult, typed: list, workload: tuple | None, invalid: bool = False, rules: dict | None = None) -> None:
-    """Run every review rule over the typed documents of one file (plus the shared workload).
+def run_rules(result: FileResult, typed: list, shared: dict | None = None, invalid: bool = False, rules: dict | None = None) -> None:
+    """Run every review rule over the typed documents of one file, plus the shared documents
+    (--workload, --contract: kind -> (Document, model)) the file does not hold itself.
 
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
     missing kind says why the kind is missing.
@@ -119,8 +123,8 @@ def run_rules(result: FileResult, typed: list, workload: tuple | None, invalid: 
     by_kind: dict[str, list] = {}
     for doc, model in typed:
         by_kind.setdefault(doc.kind, []).append((doc, model))
-    if workload and "Workload" not in by_kind:
-        by_kind["Workload"] = [workload]
+    for kind, item in (shared or {}).items():
+        by_kind.setdefault(kind, [item])
     clusters = by_kind.get("Cluster") or [None]
     base = {kind: items[0] for kind, items in by_kind.items() if kind != "Cluster"}
     for cluster in clusters:
@@ -148,8 +152,9 @@ def run_rules(result: FileResult, typed: list, workload: tuple | None, invalid: 
                 continue
             for hit in hits:
                 doc = review.docs[hit.kind]
-                line, col = doc.locate(hit.path, key=hit.key)
-                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence))
+                line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
+                page = doc.page(hit.path, hit.offset)
+                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length))
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:

@@ -10,9 +10,13 @@ RANK = {"error": 3, "warning": 2, "info": 1, "never": 99}
 
 @dataclass(frozen=True, order=True)
 class Finding:
-    """One finding, ordered by place then rule; equality includes the message."""
+    """One finding, ordered by place then rule; equality includes the message.
+
+    `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).
+    """
 
     file: str
+    page: int = field(default=0, kw_only=True)
     line: int
     column: int
     rule: str
@@ -22,6 +26,7 @@ class Finding:
     score: float = 0.0
     path: str = ""
     evidence: tuple = field(default=(), compare=False)
+    length: int = field(default=0, compare=False)  # characters of the offending words, when known
 
     def as_json(self) -> dict:
         return {
@@ -31,6 +36,7 @@ class Finding:
             "score": self.score,
             "message": self.message,
             "file": self.file,
+            **({"page": self.page} if self.page else {}),
             "line": self.line,
             "column": self.column,
             "path": self.path,

@@ -53,6 +53,9 @@ class Document:
     data: object
     positions: dict = field(default_factory=dict)  # path -> (line, col) of the value
     key_positions: dict = field(default_factory=dict)  # path -> (line, col) of the key
+    lines: list = field(default_factory=list, repr=False)  # the file's lines, to place words inside a text value
+    spans: dict = field(default_factory=dict, repr=False)  # path -> (line, col) of each character (prose files)
+    pages: dict = field(default_factory=dict, repr=False)  # path -> page of each character (PDF files)
 
     @property
     def kind(self) -> str | None:
@@ -65,9 +68,16 @@ class Document:
         name = meta.get("name") if isinstance(meta, dict) else None
         return str(name) if name is not None else f"{self.kind or 'document'} #{self.index + 1}"
 
-    def locate(self, path: Path, key: bool = False) -> tuple[int, int]:
-        """Position of `path`, or of its nearest written ancestor when it is absent."""
+    def locate(self, path: Path, key: bool = False, offset: int | None = None) -> tuple[int, int]:
+        """Position of `path`, or of its nearest written ancestor when it is absent; with `offset`,
+        of that character inside the path's text value (the words a finding is about)."""
         path = tuple(path)
+        if offset is not None:
+            if path in self.spans:
+                return self.spans[path][min(offset, len(self.spans[path]) - 1)]
+            found = self._align(path, offset)
+            if found:
+                return found
         if key and path in self.key_positions:
             return self.key_positions[path]
         if path in self.positions:
@@ -75,6 +85,61 @@ class Document:
         while path and path not in self.positions:
             path = path[:-1]
         return self.key_positions.get(path) or self.positions.get(path, (1, 1))
+
+    def page(self, path: Path, offset: int | None) -> int:
+        """The PDF page a character of a text was read from (or its nearest ancestor's); 0 when not paged."""
+        path = tuple(path)
+        while path and path not in self.pages:
+            path = path[:-1]
+        pages = self.pages.get(path)
+        return pages[min(offset or 0, len(pages) - 1)] if pages else 0
+
+    def _align(self, path: Path, offset: int) -> tuple[int, int] | None:
+        """Find character `offset` of a YAML string in the source by walking the scalar as written.
+
+        Plain, quoted, literal and folded scalars differ from their value only in whitespace
+        (folding, indentation), quotes and escapes, so the walk matches non-space characters in
+        order and lets any run of whitespace in the value match any run in the source. None when
+        the walk loses its way (an escape it cannot follow): the caller falls back to the start.
+        """
+        value = self._value(path)
+        if not isinstance(value, str) or path not in self.positions or not self.lines or offset >= len(value):
+            return None
+        line, col = self.positions[path]
+        row, i = line - 1, col - 1
+        if self.lines[row][i : i + 1] in ("|", ">"):  # block scalar: the text starts on the next line
+            row, i = row + 1, 0
+        elif self.lines[row][i : i + 1] in ("'", '"'):
+            i += 1
+        for n, char in enumerate(value[: offset + 1]):
+            if char.isspace():
+                continue
+            skipped = 0
+            while True:
+                if row >= len(self.lines):
+                    return None
+                if i >= len(self.lines[row]):
+                    row, i = row + 1, 0
+                    continue
+                if self.lines[row][i] == char:
+                    break
+                if not (self.lines[row][i].isspace() or self.lines[row][i] in "'\\\"") or skipped > 200:
+                    return None
+                i += 1
+                skipped += 1
+            if n == offset:
+                return row + 1, i + 1
+            i += 1
+        return None
+
+    def _value(self, path: Path):
+        value = self.data
+        for part in path:
+            try:
+                value = value[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
 
 
 @dataclass
@@ -85,6 +150,7 @@ class LoadedFile:
     lines: list[str]
     documents: list[Document]
     problems: list[Problem]
+    pages: list | None = None  # a PDF's lines, page by page (finding lines count from each page's top)
 
 
 class _Converter:
@@ -111,8 +177,8 @@ class _Converter:
             value = self.constructor.construct_object(node, deep=True)
             if isinstance(value, float) and value != value:  # .nan
                 return value
-            if isinstance(value, datetime.datetime):
-                return value.isoformat()
+            if isinstance(value, (datetime.date, datetime.datetime)):
+                return value.isoformat()  # as JSON Schema sees it: a string with format date
             return value
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
@@ -155,9 +221,10 @@ def _pos(node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def _decode(data: bytes) -> tuple[str | None, Problem | None]:
+def decode(data: bytes, what: str = "YAML text") -> tuple[str | None, Problem | None]:
+    """UTF-8 text (a BOM is dropped), or a SPEC001 problem at the first byte that is not."""
     if b"\0" in data[:8192]:
-        return None, Problem("SPEC001", "binary file: not YAML text", 1, 1)
+        return None, Problem("SPEC001", f"binary file: not {what}", 1, 1)
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
@@ -196,7 +263,7 @@ def load_text(text: str, file: str) -> LoadedFile:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
             if node is None:
                 continue
-            doc = Document(file, index, None)
+            doc = Document(file, index, None, lines=lines)
             try:
                 doc.data = _Converter(doc, problems).convert(node, (), 0)
             except _Abort as exc:
@@ -220,7 +287,7 @@ def load_bytes(data: bytes, file: str) -> LoadedFile:
     if len(data) > MAX_BYTES:
         problem = Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit for a spec", 1, 1)
         return LoadedFile(file, [], [], [problem])
-    text, problem = _decode(data)
+    text, problem = decode(data)
     if problem:
         return LoadedFile(file, [], [], [problem])
     return load_text(text, file)

@@ -229,8 +229,8 @@ class Sla(Strict):
 
 
 class PerformanceCommitment(Strict):
-    metric: str = Field(min_length=1)
-    value: str = Field(min_length=1, description="The committed figure with its unit.")
+    metric: str = Field(min_length=1, description="What is committed, e.g. inter_node_bandwidth (per node), storage_read_bandwidth.")
+    value: str = Field(min_length=1, description="The committed figure with its unit, e.g. 3200Gbps.")
     method: Optional[str] = Field(None, description="How it is measured, e.g. nccl-tests.")
 
 
@@ -240,8 +240,11 @@ class Exit(Strict):
 
 
 class Clause(Strict):
-    ref: str = Field(min_length=1)
-    text: str = Field(min_length=1)
+    ref: str = Field(min_length=1, description="The clause's number in the vendor's paper, e.g. 4.2.")
+    text: str = Field(min_length=1, description="The clause as written.")
+    kind: Optional[Literal["operative", "definition", "recital"]] = Field(
+        None, description="What the clause does; inferred from its wording when absent (see CON001)."
+    )
 
 
 class ContractSpec(Strict):

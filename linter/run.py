@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
 from .loader import load_bytes
+from .prose import is_prose
 from .scoring import scorecard
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -23,6 +24,7 @@ class UsageError(Exception):
 class Options:
     paths: tuple = ()
     workload: str | None = None
+    contract: str | None = None  # a Contract (YAML, text, Markdown or PDF) applied to every review
 
 
 @dataclass
@@ -64,8 +66,8 @@ def discover(paths) -> list[str]:
                 raise UsageError(f"{path}: no clusterlint documents found (YAML files with apiVersion: clusterlint/v1)")
             files.extend(found)
         elif os.path.exists(path):
-            if not path.endswith(YAML_SUFFIXES):
-                raise UsageError(f"{path}: not a YAML spec (.yaml or .yml)")
+            if not path.endswith(YAML_SUFFIXES) and not is_prose(path):
+                raise UsageError(f"{path}: not a spec (.yaml, .yml) or a contract (.txt, .md, .pdf)")
             files.append(path)
         else:
             raise UsageError(f"{path}: no such file or directory")
@@ -93,25 +95,37 @@ def _read(path: str) -> tuple[str, bytes]:
 
 def _load(path: str):
     name, data = _read(path)
-    loaded = load_bytes(data, name)
-    result = FileResult(name, loaded.lines)
+    if is_prose(path):
+        from . import prose
+
+        loaded = prose.load(data, name)
+    else:
+        loaded = load_bytes(data, name)
+    result = FileResult(name, loaded.lines, pages=loaded.pages)
     typed = typed_documents(loaded, result)
     return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems)
 
 
+def _shared(report: Report, path: str | None, kind: str):
+    """The document of `kind` in a file given with --workload or --contract (its load problems are reported)."""
+    if not path:
+        return None, False
+    result, typed, invalid = _load(path)
+    found = [item for item in typed if item[0].kind == kind]
+    if not found and not invalid:
+        raise UsageError(f"{path}: holds no {kind} document")
+    if result.findings:
+        report.results.append(result)
+    return (found[0] if found else None), not found
+
+
 def check(options: Options) -> Report:
     report = Report()
-    workload = None
-    if options.workload:
-        result, typed, invalid = _load(options.workload)
-        found = [item for item in typed if item[0].kind == "Workload"]
-        if not found and not invalid:
-            raise UsageError(f"{options.workload}: holds no Workload document")
-        workload = found[0] if found else None
-        if result.findings:
-            report.results.append(result)
+    workload, bad_workload = _shared(report, options.workload, "Workload")
+    contract, bad_contract = _shared(report, options.contract, "Contract")
+    shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
     for path in discover(options.paths):
         result, typed, invalid = _load(path)
-        run_rules(result, typed, workload, invalid or (options.workload is not None and workload is None))
+        run_rules(result, typed, shared, invalid or bad_workload or bad_contract)
         report.results.append(result)
     return report

@@ -7,6 +7,7 @@ from pydantic import Field
 from clusterlint.engine import Skip, check
 
 from .common import Params, ceil
+from .contract import replacement_time
 
 
 class Spares(Params):
@@ -22,7 +23,7 @@ def no_spare_nodes(review, params):
     if offering == "rent":
         if review.contract is None:
             raise Skip("a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document")
-        if review.contract.spec.sla.node_replacement is not None:
+        if replacement_time(review.contract) is not None:
             return
     for i, pool in enumerate(cluster.spec.node_pools):
         need = ceil(params.min_share * pool.count)

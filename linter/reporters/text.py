@@ -24,26 +24,33 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 or word == 'info' else 's'}"
 
 
-def _excerpt(lines, line: int, column: int, color: bool) -> list[str]:
+def _excerpt(lines, line: int, column: int, color: bool, length: int = 0) -> list[str]:
     if not 0 < line <= len(lines):
         return []
     text = lines[line - 1].rstrip()
     match = _TOKEN.match(text, column - 1)
-    width = max(1, len(match.group(0)) if match else 1)
+    width = max(1, min(length, len(text) - column + 1) if length else len(match.group(0)) if match else 1)
     gutter = " " * len(str(line))
     caret = _style("^" * width, color, fg="red", bold=True)
     return [f"{gutter} |", f"{line} | {text}", f"{gutter} | {' ' * (column - 1)}{caret}"]
 
 
+def location(f) -> str:
+    """file:line:col, with the page of a PDF: msa.pdf:page 3:12:5."""
+    return f"{f.file}:page {f.page}:{f.line}:{f.column}" if f.page else f"{f.file}:{f.line}:{f.column}"
+
+
 def render(report, color: bool = False) -> str:
     out: list[str] = []
-    sources = {r.file: r.lines for r in report.results}
+    sources = {r.file: r for r in report.results}
     findings = report.findings
     for f in findings:
         sev = _style(f.severity, color, fg=COLORS[f.severity], bold=True)
-        head = _style(f"{f.file}:{f.line}:{f.column}:", color, bold=True)
+        head = _style(f"{location(f)}:", color, bold=True)
         out.append(f"{head} {_style(f.rule, color, fg=COLORS[f.severity], bold=True)} [{sev}] {f.message}")
-        out.extend(_excerpt(sources.get(f.file, []), f.line, f.column, color))
+        source = sources.get(f.file)
+        lines = [] if source is None else source.pages[f.page - 1] if f.page and source.pages else source.lines
+        out.extend(_excerpt(lines, f.line, f.column, color, f.length))
         out.extend(f"  = {note}" for note in f.evidence)
         out.append("")
     counts = [_plural(sum(1 for f in findings if f.severity == s), s) for s in ("error", "warning", "info")]

@@ -1,0 +1,166 @@
+"""Contracts as the vendor sends them: plain text, Markdown or PDF, read into a Contract document.
+
+The clauses are the file's numbered sections and paragraphs. Every character of a clause keeps
+the line and column (and page, for a PDF) it was read from, so a finding points at the words it
+is about, not at the paragraph it sits in. Headings are not clauses: they number the paragraphs
+under them and say what those paragraphs are (a "Definitions" heading makes definitions).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .loader import MAX_BYTES, Document, LoadedFile, Problem, decode
+
+SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+# "4.2", "4.2.", "Section 4.2", "§ 4", "Article 7", "(a)", "a)", "1." at the start of a line
+_NUMBER = re.compile(
+    r"^\s*(?:(?:section|clause|article|§)\s*)?(\d+(?:\.\d+)*[.)]?|\([a-z0-9ivx]{1,4}\)|[a-z][.)])(?=\s)",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*[-*+]\s+")
+_SUPPRESSION = re.compile(r"^\s*(?:#|<!--|//)\s*clusterlint:")
+_DEFINITIONS = re.compile(r"\b(definitions?|interpretation|defined terms)\b", re.IGNORECASE)
+_RECITALS = re.compile(r"\b(recitals?|background|preamble|whereas)\b", re.IGNORECASE)
+
+
+def is_prose(path: str) -> bool:
+    return path.lower().endswith(SUFFIXES)
+
+
+def load(data: bytes, file: str) -> LoadedFile:
+    """Read a prose contract (by its file name's suffix) into one Contract document."""
+    if file.lower().endswith(".pdf"):
+        from .pdf import pages
+
+        try:
+            texts = pages(data)
+        except ValueError as exc:
+            return LoadedFile(file, [], [], [Problem("SPEC001", str(exc), 1, 1)])
+        return read_pages(texts, file)
+    if len(data) > MAX_BYTES:
+        return LoadedFile(file, [], [], [Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit", 1, 1)])
+    text, problem = decode(data, "a text contract")
+    if problem:
+        return LoadedFile(file, [], [], [problem])
+    return read_pages([text], file)
+
+
+def read_pages(texts: list[str], file: str) -> LoadedFile:
+    """Clauses from the pages' text; positions are (line, column) within a page, plus the page."""
+    pages = [text.splitlines() for text in texts]
+    paragraphs = _paragraphs(pages)
+    if not paragraphs:
+        what = "the PDF has no text layer (a scanned image?): no text to review" if file.lower().endswith(".pdf") else "the file is empty: no contract text to review"
+        return LoadedFile(file, [], [], [Problem("SPEC001", what, 1, 1)])
+    name = os.path.splitext(os.path.basename(file))[0] or "contract"
+    data = {"apiVersion": "clusterlint/v1", "kind": "Contract", "metadata": {"name": name, "source": file}, "spec": {"clauses": []}}
+    doc = Document(file, 0, data)
+    paged = file.lower().endswith(".pdf")
+    first = paragraphs[0][1][0]
+    for path in ((), ("kind",), ("metadata",), ("metadata", "name"), ("spec",), ("spec", "clauses")):
+        doc.positions[path] = first[:2]
+    if paged:
+        doc.pages[()] = [first[2]]
+    section, counter, kind = "", 0, None
+    for text, where, heading in paragraphs:
+        if heading:
+            number = _NUMBER.match(text)
+            section = number.group(1).rstrip(".)") if number else section
+            counter = 0
+            kind = "definition" if _DEFINITIONS.search(text) else "recital" if _RECITALS.search(text) else None
+            continue
+        number = _NUMBER.match(text)
+        counter += 1
+        if number and number.group(1)[0].isdigit():
+            ref = number.group(1).rstrip(".)")
+            section, counter = ref, 0
+        elif number:
+            ref = f"{section}{number.group(1) if number.group(1).startswith('(') else '(' + number.group(1)[0] + ')'}"
+        else:
+            ref = f"{section} ¶{counter}" if section else f"¶{len(data['spec']['clauses']) + 1}"
+        clause = {"ref": ref, "text": text}
+        if kind:
+            clause["kind"] = kind
+        i = len(data["spec"]["clauses"])
+        data["spec"]["clauses"].append(clause)
+        path = ("spec", "clauses", i, "text")
+        doc.spans[path] = [w[:2] for w in where]
+        doc.positions[("spec", "clauses", i)] = doc.positions[path] = doc.positions[("spec", "clauses", i, "ref")] = where[0][:2]
+        if paged:
+            doc.pages[path] = [w[2] for w in where]
+    return LoadedFile(file, [] if paged else pages[0], [doc], [], pages=pages if paged else None)
+
+
+_SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
+
+
+def _title(line: str) -> bool:
+    """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery")."""
+    words = [w for w in line.split() if any(c.isalpha() for c in w)]
+    return (
+        0 < len(words) <= 8
+        and not line.rstrip().endswith((".", ";", ":", ","))
+        and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
+    )
+
+
+def _paragraphs(pages: list[list[str]]):
+    """(text, per-character (line, col, page), is_heading) for each paragraph, in order.
+
+    A paragraph ends at a blank line, and before a numbered or bulleted line that follows a line
+    ending a sentence (so a wrapped "2.10 USD" does not start a clause). A heading is a Markdown
+    heading, or a short line standing alone without closing punctuation ("4. DELIVERY").
+    """
+    out = []
+    text: list[str] = []
+    where: list[tuple] = []
+    state = {"lines": 0, "bullet": False, "heading": False}
+
+    def close():
+        if text:
+            body = "".join(text)
+            out.append((body, list(where), state["heading"] or (state["lines"] == 1 and not state["bullet"] and _title(body))))
+        text.clear()
+        where.clear()
+        state.update(lines=0, bullet=False, heading=False)
+
+    def add(body: str, number: int, column: int, page: int):
+        if text:
+            text.append(" ")
+            where.append(where[-1])
+        text.append(body)
+        where.extend((number, column + i, page) for i in range(len(body)))
+        state["lines"] += 1
+
+    for page, lines in enumerate(pages, 1):
+        for number, raw in enumerate(lines, 1):
+            line = raw.rstrip()
+            if not line.strip() or _SUPPRESSION.match(line):
+                close()
+                continue
+            if _UNDERLINE.match(line) and state["lines"] == 1:  # setext heading underline
+                state["heading"] = True
+                close()
+                continue
+            heading = _HEADING.match(line)
+            if heading:
+                close()
+                add(heading.group(2), number, heading.start(2) + 1, page)
+                state["heading"] = True
+                close()
+                continue
+            if state["lines"] == 1 and not state["bullet"] and _title("".join(text)):
+                close()
+            bullet = _BULLET.match(line)
+            if text and (bullet or _NUMBER.match(line)) and (text[-1].rstrip().endswith((".", ";", ":")) or state["lines"] == 1 and len(text[-1]) <= 60):
+                close()
+            start = bullet.end() if bullet else len(line) - len(line.lstrip())
+            state["bullet"] = state["bullet"] or bool(bullet and not text)
+            add(line[start:], number, start + 1, page)
+    close()
+    return out

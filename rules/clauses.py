@@ -1,0 +1,208 @@
+"""Reading contract language: which texts are promises, and what a promise states.
+
+The CON rules share this vocabulary. A contract's texts are its clauses plus the free-text terms
+of a structured Contract (`delivery.late_remedy`, `sla.credits`, ...). Each text has a kind:
+
+- a *definition* says what a word means ("'Downtime' means ...", or any paragraph under a
+  Definitions heading); it promises nothing, so effort and availability words in it are not
+  flagged (the operative clause that uses the defined term is);
+- a *recital* says why the parties sign ("WHEREAS ...", a Background heading); also no promise;
+- everything else is *operative*.
+
+A firm obligation states a date or a number with a unit, and a remedy when it is missed: the
+parts that `parts()` finds and the messages name when they are absent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import field_validator
+
+from .common import Params
+
+GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
+
+
+def _gaps(phrase: str) -> str:
+    """A phrase's spaces (outside [...] classes) as GAP."""
+    out, in_class, escaped = [], False, False
+    for char in phrase.strip():
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == " " and not in_class:
+            char = GAP
+        out.append(char)
+    return "".join(out)
+
+
+def phrase_pattern(phrases) -> re.Pattern:
+    """One case-insensitive pattern for a list of phrases; a space in a phrase matches any gap."""
+    alternatives = [_gaps(p) for p in phrases]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+
+
+class Phrases(Params):
+    """Params of a phrase rule: regular expressions, a space standing for any whitespace."""
+
+    phrases: list[str]
+
+    @field_validator("phrases")
+    @classmethod
+    def _compiles(cls, value):
+        for phrase in value:
+            try:
+                re.compile(phrase)
+            except re.error as exc:
+                raise ValueError(f"phrase {phrase!r} is not a valid regular expression: {exc}") from None
+        if not value:
+            raise ValueError("name at least one phrase")
+        return value
+
+    @property
+    def pattern(self) -> re.Pattern:
+        return phrase_pattern(self.phrases)
+
+
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b"
+    rf"|\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"|\bwithin\s+(?:\w+\s+\()?\d+\)?\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
+    r"|\b\d+\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
+    r"|\bQ[1-4]\s+\d{4}\b",
+    re.IGNORECASE,
+)
+MEASURE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
+    r"|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|ms\b|µs\b|us\b|days?\b|weeks?\b"
+    r"|(?:GPU|accelerator|node|server|instance)s?\b|kW\b|MW\b|USD\b|EUR\b|GBP\b)"
+    r"|[$€£]\s?\d",
+    re.IGNORECASE,
+)
+REMEDY = re.compile(
+    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b"
+    r"|\bterminat(?:e|es|ion)\b|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
+    r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
+    r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bcompensat\w*",
+    re.IGNORECASE,
+)
+_NUMBER_PREFIX = re.compile(r"^\s*(?:(?:section|clause|article|§)\s*)?(?:\d+(?:\.\d+)*[.)]?|\([a-z0-9]{1,4}\))\s+", re.IGNORECASE)
+_DEFINITION = re.compile(
+    r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
+    r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as|is\s+deemed|are\s+deemed)\b"
+    r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
+)
+_RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text of a contract: where it is, what to call it in a message, what kind it is."""
+
+    path: tuple
+    label: str
+    text: str
+    kind: str
+
+
+def kind_of(text: str) -> str:
+    body = _NUMBER_PREFIX.sub("", text, count=1)
+    if _RECITAL.match(body):
+        return "recital"
+    if _DEFINITION.match(body):
+        return "definition"
+    return "operative"
+
+
+_FIELDS = (
+    (("delivery", "acceptance_test"), "delivery.acceptance_test"),
+    (("delivery", "late_remedy"), "delivery.late_remedy"),
+    (("sla", "measured_as"), "sla.measured_as"),
+    (("sla", "credits"), "sla.credits"),
+    (("exit", "data_export"), "exit.data_export"),
+)
+
+
+def texts(contract) -> list[Text]:
+    """Every free text of a contract: clauses first, then the structured terms written as text."""
+    out = []
+    for i, clause in enumerate(contract.spec.clauses):
+        out.append(Text(("spec", "clauses", i, "text"), f"clause {clause.ref}", clause.text, clause.kind or kind_of(clause.text)))
+    for (section, name), label in _FIELDS:
+        value = getattr(getattr(contract.spec, section), name)
+        if value:
+            out.append(Text(("spec", section, name), label, value, "operative"))
+    for i, item in enumerate(contract.spec.performance):
+        if item.method:
+            out.append(Text(("spec", "performance", i, "method"), f"performance[{i}].method", item.method, "operative"))
+    return out
+
+
+def sentence_at(text: str, offset: int) -> str:
+    """The sentence of `text` that holds character `offset`."""
+    starts = [0] + [m.end() for m in SENTENCE_END.finditer(text)]
+    start = max(s for s in starts if s <= offset)
+    end = min((s for s in starts if s > offset), default=len(text))
+    return text[start:end]
+
+
+@dataclass(frozen=True)
+class Parts:
+    date: bool
+    measure: bool
+    remedy: bool
+
+    @property
+    def firm(self) -> bool:
+        """A hard commitment: something checkable (a date or a figure) and a remedy when missed."""
+        return self.remedy and (self.date or self.measure)
+
+    def describe(self) -> str:
+        """'it has a date but no number with a unit and no remedy' and the like."""
+        names = (("a date", self.date), ("a number with a unit", self.measure), ("a remedy", self.remedy))
+        has = [n for n, present in names if present]
+        lacks = [n.replace("a ", "no ", 1) for n, present in names if not present]
+        if not has:
+            return f"it has {_and(lacks)}"
+        return f"it has {_and(has)} but {_and(lacks)}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def parts(text: str) -> Parts:
+    return Parts(bool(DATE.search(text)), bool(MEASURE.search(text)), bool(REMEDY.search(text)))
+
+
+def first(contract, pattern: re.Pattern, kinds=("operative",)):
+    """The first contract text of one of `kinds` in which `pattern` matches: (Text, match) or None."""
+    for item in texts(contract):
+        if item.kind in kinds:
+            match = pattern.search(item.text)
+            if match:
+                return item, match
+    return None
+
+
+def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
+    """(Text, match of the first pattern) for each sentence in which every pattern matches."""
+    for item in texts(contract):
+        if item.kind not in kinds:
+            continue
+        for match in patterns[0].finditer(item.text):
+            sentence = sentence_at(item.text, match.start())
+            if all(p.search(sentence) for p in patterns[1:]):
+                yield item, match
+                break

@@ -1,0 +1,368 @@
+"""CON, REL002-003, LCK004, CST004: what the contract promises, and what it leaves out.
+
+Each rule reads the structured terms of a Contract first and its clauses second, so the same
+rule works on a YAML contract and on the vendor's own text (see `clusterlint.prose`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from clusterlint import units
+from clusterlint.engine import Skip, check
+
+from . import clauses
+from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentence_at, sentences_with, texts
+from .common import Params, fmt
+
+
+def _at(contract, *candidates):
+    """The first of `candidates` (spec paths) the contract wrote, else `spec`: where an absence is reported."""
+    for path in candidates:
+        node = contract
+        for part in path:
+            if part not in getattr(node, "model_fields_set", ()):
+                break
+            node = getattr(node, part)
+        else:
+            return path
+    return ("spec",)
+
+
+# ---------------------------------------------------------------- promises of effort and availability
+
+
+@check(Phrases)
+def reasonable_effort_clause(review, params):
+    pattern = params.pattern
+    for item in texts(review.contract):
+        match = pattern.search(item.text) if item.kind == "operative" else None
+        if match is None:
+            continue
+        found = parts(item.text)
+        if found.firm:
+            continue  # a hard date or figure with a remedy: the effort words only add to it
+        words = " ".join(match.group(0).split())
+        yield review.hit(
+            "Contract", item.path,
+            f"{item.label} promises only {words!r}: {found.describe()}; an effort promise cannot be enforced",
+            offset=match.start(), length=len(match.group(0)),
+        )
+
+
+_EXTRA_CAPACITY = re.compile(
+    r"\b(?:additional|extra|further|excess|beyond|burst\w*|on-demand|over\s+and\s+above|more\s+than\s+the\s+(?:reserved|committed|contracted))\b",
+    re.IGNORECASE,
+)
+
+
+@check(Phrases)
+def subject_to_availability(review, params):
+    pattern = params.pattern
+    for item in texts(review.contract):
+        if item.kind != "operative":
+            continue
+        for match in pattern.finditer(item.text):
+            if _EXTRA_CAPACITY.search(sentence_at(item.text, match.start())):
+                continue  # capacity on top of a firm reservation may fairly depend on availability
+            words = " ".join(match.group(0).split())
+            yield review.hit(
+                "Contract", item.path,
+                f"{item.label} makes capacity {words!r}: the vendor may never provide it; reserve the accelerators by count and date",
+                offset=match.start(), length=len(match.group(0)),
+            )
+            break
+
+
+_SOLE_REMEDY = re.compile(
+    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+exclusive)?[\s*_]+(?:and[\s*_]+)?remed(?:y|ies)\b|\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
+_PRESERVED = re.compile(r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b", re.IGNORECASE)
+_CREDIT = re.compile(r"\bcredits?\b", re.IGNORECASE)
+
+
+@check(Params)
+def sole_remedy_credits(review, params):
+    for item in texts(review.contract):
+        if item.kind == "recital":
+            continue
+        for match in _SOLE_REMEDY.finditer(item.text):
+            sentence = sentence_at(item.text, match.start())
+            before = item.text[max(0, match.start() - 40) : match.start()]
+            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not _CREDIT.search(item.text):
+                continue
+            yield review.hit(
+                "Contract", item.path,
+                f"{item.label} makes service credits the {' '.join(match.group(0).split())!r}: a long outage "
+                "earns a few percent of a month's fee and nothing more",
+                offset=match.start(), length=len(match.group(0)),
+            )
+            break
+
+
+_DOWNTIME = re.compile(r"\b(?:downtime|unavailab\w*|outages?|down)\b", re.IGNORECASE)
+_CONNECTIVITY = re.compile(
+    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b"
+    r"|\bcannot\s+be\s+reached\b|\bunable\s+to\s+(?:access|connect|log\s?in|reach)\b|\bno\s+(?:external\s+)?(?:network\s+)?access\b"
+    r"|\brespond\w*\s+to\s+(?:requests|ping)|\bping\b|\bapi\s+(?:requests|calls)\s+(?:fail|return)",
+    re.IGNORECASE,
+)
+_DEGRADED = re.compile(
+    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b"
+    r"|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*)",
+    re.IGNORECASE,
+)
+
+
+@check(Params)
+def narrow_downtime_definition(review, params):
+    for item in texts(review.contract):
+        if item.kind == "recital":
+            continue
+        for match in _CONNECTIVITY.finditer(item.text):
+            sentence = sentence_at(item.text, match.start())
+            if not _DOWNTIME.search(sentence) or _DEGRADED.search(item.text):
+                continue
+            yield review.hit(
+                "Contract", item.path,
+                f"{item.label} counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r}): "
+                "a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
+                offset=match.start(), length=len(match.group(0)),
+            )
+            break
+
+
+# ---------------------------------------------------------------- what must be there
+
+
+_DELIVERY = re.compile(
+    r"\b(?:deliver\w*|hand\s?over|handed\s+over|ready\s+for\s+(?:service|use)|available\s+for\s+(?:use|production)|go-?live|commission\w*)\b",
+    re.IGNORECASE,
+)
+
+
+@check(Params)
+def no_delivery_date(review, params):
+    contract = review.contract
+    if contract.spec.delivery.date is not None or next(sentences_with(contract, _DELIVERY, DATE), None):
+        return
+    yield review.hit(
+        "Contract", _at(contract, ("spec", "delivery")),
+        "the contract names no delivery date: without one the vendor can deliver late, or never, at no cost",
+        key=True,
+    )
+
+
+_PERFORMANCE = re.compile(
+    r"\b(?:bandwidth|throughput|busbw|all[_\s-]?reduce|nccl|tflops|mfu|latency|iops|tokens?\s+per\s+second)\b", re.IGNORECASE
+)
+_METHOD = re.compile(r"\b(?:measured|nccl-tests|benchmark\w*|test\w*|as\s+reported\s+by|using)\b", re.IGNORECASE)
+_FIGURE = re.compile(r"^\s*\d+(?:\.\d+)?\s*[^\d\s].*$")
+
+
+@check(Params)
+def no_performance_guarantee(review, params):
+    contract = review.contract
+    for i, item in enumerate(contract.spec.performance):
+        if not _FIGURE.match(item.value):
+            yield review.hit("Contract", ("spec", "performance", i, "value"),
+                             f"performance commitment {item.metric!r} is {item.value!r}: not a number with a unit, so it cannot be checked")
+        elif not item.method:
+            yield review.hit("Contract", ("spec", "performance", i),
+                             f"performance commitment {item.metric!r} of {item.value} names no measurement method, so it cannot be checked",
+                             key=True)
+        else:
+            return
+    if contract.spec.performance:
+        return
+    for item, match in sentences_with(contract, _PERFORMANCE, MEASURE):
+        if _METHOD.search(sentence_at(item.text, match.start())):
+            return
+    yield review.hit(
+        "Contract", _at(contract, ("spec", "performance")),
+        "the contract commits to no measurable performance (a figure with a unit and how it is measured, "
+        "e.g. nccl-tests all_reduce busbw >= 360GB/s): a slow cluster still meets it",
+        key=True,
+    )
+
+
+_OBLIGATION = re.compile(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guarantees?)\b", re.IGNORECASE)
+
+
+@check(Params)
+def no_remedy(review, params):
+    contract = review.contract
+    spec = contract.spec
+    if spec.delivery.date is not None and not spec.delivery.late_remedy:
+        yield review.hit("Contract", ("spec", "delivery", "date"),
+                         f"delivery date {spec.delivery.date} has no remedy if missed (late_remedy: a credit, fee suspension or termination)")
+    if spec.sla.availability is not None and not spec.sla.credits:
+        yield review.hit("Contract", ("spec", "sla", "availability"),
+                         f"availability {spec.sla.availability} has no remedy if missed (credits: a share of the fee per shortfall)")
+    if spec.delivery.late_remedy or spec.sla.credits:
+        return
+    if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
+        return
+    for item, match in sentences_with(contract, _OBLIGATION, re.compile(f"{DATE.pattern}|{MEASURE.pattern}", re.IGNORECASE)):
+        yield review.hit(
+            "Contract", item.path,
+            f"{item.label} sets an obligation, and no clause of the contract says what the vendor owes when it is missed "
+            "(a credit, fee suspension or termination right)",
+            offset=match.start(), length=len(match.group(0)),
+        )
+        return
+
+
+_REPLACE = re.compile(r"\b(?:replac\w*|repair\w*|swap\w*|RMA)\b", re.IGNORECASE)
+_WITHIN = re.compile(r"\bwithin\s+(\d+(?:\.\d+)?)\s*(hours?|hrs?|h|minutes?|mins?|(?:business\s+|calendar\s+|working\s+)?days?|d)\b", re.IGNORECASE)
+
+
+def replacement_time(contract):
+    """How fast a failed node is replaced: (seconds, path, label) from the SLA or a clause, else None."""
+    if contract.spec.sla.node_replacement is not None:
+        return contract.spec.sla.node_replacement.value, ("spec", "sla", "node_replacement"), "sla.node_replacement"
+    for item, _ in sentences_with(contract, _REPLACE, _WITHIN, kinds=("operative", "definition")):
+        for match in _REPLACE.finditer(item.text):
+            within = _WITHIN.search(sentence_at(item.text, match.start()))
+            if within:
+                unit = within.group(2).lower().split()[-1].rstrip("s")
+                unit = {"hr": "h", "minute": "min"}.get(unit, unit)
+                return units.parse(f"{within.group(1)} {unit}", "duration").value, item.path, item.label
+    return None
+
+
+@check(Params)
+def no_replacement_sla(review, params):
+    contract = review.contract
+    if replacement_time(contract) is not None:
+        return
+    yield review.hit(
+        "Contract", _at(contract, ("spec", "sla")),
+        "the contract states no replacement time for a failed node or accelerator: a dead GPU can idle "
+        "the whole job while the vendor takes its time",
+        key=True,
+    )
+
+
+_ACCEPTANCE = re.compile(r"\bacceptance(?:[\s-]+(?:test\w*|criteria|procedure|period))?\b|\bburn[\s-]?in\b", re.IGNORECASE)
+
+
+@check(Params)
+def no_acceptance_test(review, params):
+    contract = review.contract
+    if contract.spec.delivery.acceptance_test or clauses.first(contract, _ACCEPTANCE, kinds=("operative", "definition")):
+        return
+    yield review.hit(
+        "Contract", _at(contract, ("spec", "delivery")),
+        "the contract has no acceptance or burn-in test before handover: you pay from day one for nodes "
+        "that were never shown to work together",
+        key=True,
+    )
+
+
+_TERMINATION = re.compile(
+    r"\bterminat\w*[^.;]{0,80}\bfor\s+(?:its\s+|the\s+customer['’]s\s+)?convenience\b|\bfor\s+convenience\b[^.;]{0,60}\bterminat\w*"
+    r"|\bterminat\w*[^.;]{0,80}\b(?:upon|on|with|by\s+giving)\s+(?:at\s+least\s+)?(?:\w+\s+\()?\d+\)?\s+(?:days|months)['’]?\s+(?:prior\s+)?(?:written\s+)?notice",
+    re.IGNORECASE,
+)
+_EXPORT = re.compile(
+    r"\b(?:export\w*|retriev\w*|return\w*|download\w*|migrat\w*)\b[^.;]{0,80}\bdata\b|\bdata\b[^.;]{0,80}\b(?:export\w*|retriev\w*|returned)\b",
+    re.IGNORECASE,
+)
+
+
+@check(Params)
+def no_exit_terms(review, params):
+    contract = review.contract
+    exit_terms = contract.spec.exit
+    missing = []
+    if not exit_terms.termination_for_convenience and not clauses.first(contract, _TERMINATION):
+        missing.append("no termination for convenience")
+    if not exit_terms.data_export and not clauses.first(contract, _EXPORT):
+        missing.append("no data export")
+    if missing:
+        yield review.hit(
+            "Contract", _at(contract, ("spec", "exit")),
+            f"the contract has {' and '.join(missing)} terms: leaving this provider means paying out the term "
+            "or losing the data",
+            key=True,
+        )
+
+
+# ---------------------------------------------------------------- cost and performance cross-checks
+
+
+COST_LINES = ("storage", "network", "support", "egress")
+_LINE_WORDS = {
+    "storage": r"\bstorage\b",
+    "network": r"\b(?:network\w*|interconnect|fabric)\b",
+    "support": r"\bsupport\b",
+    "egress": r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b",
+}
+_COVERED = re.compile(
+    r"\binclud\w*|\bbundled\b|\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bno\s+charge\b"
+    r"|[$€£]\s?\d|\b\d[\d.,]*\s?(?:USD|EUR|GBP)\b",
+    re.IGNORECASE,
+)
+_PRICE = re.compile(r"[$€£]\s?\d|\b\d[\d.,]*\s?(?:USD|EUR|GBP)\b", re.IGNORECASE)
+
+
+@check(Params)
+def hidden_cost_lines(review, params):
+    contract = review.contract
+    pricing = contract.spec.pricing
+    if pricing.accelerator_hour is None and not clauses.first(contract, _PRICE):
+        raise Skip("the contract states no price")
+    covered = set(pricing.includes) | {line for line in COST_LINES for key in pricing.extras if line in key}
+    for line in COST_LINES:
+        if line not in covered and next(sentences_with(contract, re.compile(_LINE_WORDS[line], re.IGNORECASE), _COVERED), None):
+            covered.add(line)
+    missing = [line for line in COST_LINES if line not in covered]
+    if missing:
+        yield review.hit(
+            "Contract", _at(contract, ("spec", "pricing", "includes"), ("spec", "pricing")),
+            f"the price neither includes nor prices {clauses._and(missing)}: these lines arrive on the first invoice",
+            key=True,
+        )
+
+
+class Commitment(Params):
+    min_share: float = Field(0.8, gt=0, le=1, description="Share of the advertised figure a committed figure may fall to without a finding.")
+
+
+@check(Commitment)
+def commitment_below_advertised(review, params):
+    cluster, contract = review.cluster, review.contract
+    advertised = _advertised(cluster)
+    for i, item in enumerate(contract.spec.performance):
+        if item.metric not in advertised:
+            continue
+        try:
+            committed = units.parse(item.value, "rate").value
+        except units.UnitError:
+            continue  # not a rate: CON003 says so
+        figure, how = advertised[item.metric]
+        if figure and committed < params.min_share * figure:
+            yield review.hit(
+                "Contract", ("spec", "performance", i, "value"),
+                f"the contract commits to {item.metric} {item.value}, {fmt(100 * committed / figure)}% of the "
+                f"{units.human(figure, 'rate')} the cluster advertises ({how}); below {params.min_share:.0%} the "
+                "rest is a promise the contract does not make",
+            )
+
+
+def _advertised(cluster) -> dict:
+    out = {}
+    inter = cluster.spec.network.inter_node
+    if inter is not None and inter.nic_speed is not None and inter.nics_per_node:
+        out["inter_node_bandwidth"] = (inter.nics_per_node * inter.nic_speed.value,
+                                       f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} per node")
+    for direction in ("read", "write"):
+        figures = [getattr(s, f"{direction}_bandwidth") for s in cluster.spec.storage if s.shared and getattr(s, f"{direction}_bandwidth")]
+        if figures:
+            out[f"storage_{direction}_bandwidth"] = (sum(f.value for f in figures), f"shared storage {direction} bandwidth")
+    return out
