@@ -75,14 +75,14 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
             kind = "definition" if _DEFINITIONS.search(text) else "recital" if _RECITALS.search(text) else None
             continue
         number = _NUMBER.match(text)
-        counter += 1
         if number and number.group(1)[0].isdigit():
             ref = number.group(1).rstrip(".)")
             section, counter = ref, 0
         elif number:
             ref = f"{section}{number.group(1) if number.group(1).startswith('(') else '(' + number.group(1)[0] + ')'}"
         else:
-            ref = f"{section} ¶{counter}" if section else f"¶{len(data['spec']['clauses']) + 1}"
+            counter += 1
+            ref = f"{section} ¶{counter}" if section else f"¶{counter}"
         clause = {"ref": ref, "text": text}
         if kind:
             clause["kind"] = kind
@@ -157,7 +157,7 @@ def _paragraphs(pages: list[list[str]]):
             if state["lines"] == 1 and not state["bullet"] and _title("".join(text)):
                 close()
             bullet = _BULLET.match(line)
-            if text and (bullet or _NUMBER.match(line)) and (text[-1].rstrip().endswith((".", ";", ":")) or state["lines"] == 1 and len(text[-1]) <= 60):
+            if text and (bullet or _NUMBER.match(line)) and text[-1].rstrip().endswith((".", ";", ":")):
                 close()
             start = bullet.end() if bullet else len(line) - len(line.lstrip())
             state["bullet"] = state["bullet"] or bool(bullet and not text)

@@ -16,9 +16,13 @@ parts that `parts()` finds and the messages name when they are absent.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import field_validator
+
+from clusterlint import units
 
 from .common import Params
 
@@ -149,12 +153,31 @@ def texts(contract) -> list[Text]:
     return out
 
 
+@lru_cache(maxsize=256)
+def _starts(text: str) -> tuple[int, ...]:
+    return (0, *(m.end() for m in SENTENCE_END.finditer(text)))
+
+
+def _sentence(text: str, starts: tuple, i: int) -> str:
+    return text[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(text)]
+
+
 def sentence_at(text: str, offset: int) -> str:
     """The sentence of `text` that holds character `offset`."""
-    starts = [0] + [m.end() for m in SENTENCE_END.finditer(text)]
-    start = max(s for s in starts if s <= offset)
-    end = min((s for s in starts if s > offset), default=len(text))
-    return text[start:end]
+    starts = _starts(text)
+    return _sentence(text, starts, bisect_right(starts, offset) - 1)
+
+
+def per_sentence(pattern: re.Pattern, text: str):
+    """(match, sentence) for the first match of `pattern` in each sentence of `text`: linear even on
+    a file that is one enormous sentence."""
+    starts = _starts(text)
+    last = -1
+    for match in pattern.finditer(text):
+        i = bisect_right(starts, match.start()) - 1
+        if i != last:
+            last = i
+            yield match, _sentence(text, starts, i)
 
 
 @dataclass(frozen=True)
@@ -201,8 +224,28 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     for item in texts(contract):
         if item.kind not in kinds:
             continue
-        for match in patterns[0].finditer(item.text):
-            sentence = sentence_at(item.text, match.start())
+        for match, sentence in per_sentence(patterns[0], item.text):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
                 break
+
+
+_HOURLY = re.compile(
+    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
+    r"\s*(?:per|/|an?|each)\s*(?:GPU|accelerator)[\s-]?(?:hour|hr|h)\b",
+    re.IGNORECASE,
+)
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+
+def hourly_price(contract):
+    """The price of one accelerator-hour and where it was read: `pricing.accelerator_hour`, else the
+    first operative clause that states one ("2.10 USD per GPU-hour", "$2.10/GPU-hr"); None if neither."""
+    if contract.spec.pricing.accelerator_hour is not None:
+        return contract.spec.pricing.accelerator_hour, "pricing.accelerator_hour"
+    found = first(contract, _HOURLY)
+    if found is None:
+        return None
+    item, match = found
+    currency = _SYMBOLS.get(match.group("symbol") or "", (match.group("code") or "").upper())
+    return units.parse(f"{match.group('n1') or match.group('n2')} {currency}", "money"), item.label

@@ -14,7 +14,7 @@ from clusterlint import units
 from clusterlint.engine import Skip, check
 
 from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentence_at, sentences_with, texts
+from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, per_sentence, sentence_at, sentences_with, texts
 from .common import Params, fmt
 
 
@@ -44,7 +44,7 @@ def reasonable_effort_clause(review, params):
         found = parts(item.text)
         if found.firm:
             continue  # a hard date or figure with a remedy: the effort words only add to it
-        words = " ".join(match.group(0).split())
+        words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
         yield review.hit(
             "Contract", item.path,
             f"{item.label} promises only {words!r}: {found.describe()}; an effort promise cannot be enforced",
@@ -64,8 +64,8 @@ def subject_to_availability(review, params):
     for item in texts(review.contract):
         if item.kind != "operative":
             continue
-        for match in pattern.finditer(item.text):
-            if _EXTRA_CAPACITY.search(sentence_at(item.text, match.start())):
+        for match, sentence in per_sentence(pattern, item.text):
+            if _EXTRA_CAPACITY.search(sentence):
                 continue  # capacity on top of a firm reservation may fairly depend on availability
             words = " ".join(match.group(0).split())
             yield review.hit(
@@ -90,8 +90,7 @@ def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
-        for match in _SOLE_REMEDY.finditer(item.text):
-            sentence = sentence_at(item.text, match.start())
+        for match, sentence in per_sentence(_SOLE_REMEDY, item.text):
             before = item.text[max(0, match.start() - 40) : match.start()]
             if _NEGATED.search(before) or _PRESERVED.search(sentence) or not _CREDIT.search(item.text):
                 continue
@@ -123,8 +122,7 @@ def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
-        for match in _CONNECTIVITY.finditer(item.text):
-            sentence = sentence_at(item.text, match.start())
+        for match, sentence in per_sentence(_CONNECTIVITY, item.text):
             if not _DOWNTIME.search(sentence) or _DEGRADED.search(item.text):
                 continue
             yield review.hit(
@@ -226,8 +224,8 @@ def replacement_time(contract):
     if contract.spec.sla.node_replacement is not None:
         return contract.spec.sla.node_replacement.value, ("spec", "sla", "node_replacement"), "sla.node_replacement"
     for item, _ in sentences_with(contract, _REPLACE, _WITHIN, kinds=("operative", "definition")):
-        for match in _REPLACE.finditer(item.text):
-            within = _WITHIN.search(sentence_at(item.text, match.start()))
+        for match, sentence in per_sentence(_REPLACE, item.text):
+            within = _WITHIN.search(sentence)
             if within:
                 unit = within.group(2).lower().split()[-1].rstrip("s")
                 unit = {"hr": "h", "minute": "min"}.get(unit, unit)

@@ -7,6 +7,7 @@ from pydantic import Field
 from clusterlint import units
 from clusterlint.engine import Skip, check
 
+from .clauses import hourly_price
 from .common import Params, dense_tflops, fmt, total_accelerators
 
 
@@ -39,10 +40,12 @@ def estimate(review, params) -> dict | None:
         "evidence": (f"dense {_dtype(spec.precision)} {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
         "cost": None,
     }
-    price = review.contract.spec.pricing.accelerator_hour if review.contract is not None else None
-    if price is not None:
+    found = hourly_price(review.contract) if review.contract is not None else None
+    if found is not None:
+        price, where = found
         hours = seconds / 3600
         result["cost"] = (n * hours * price.value, price.currency, f"{n} x {fmt(hours)} h x {price.text}")
+        result["evidence"] += (f"price {price.text} per accelerator-hour: contract {where}",)
     return result
 
 
@@ -56,7 +59,7 @@ def training_time_estimate(review, params):
         amount, currency, how = est["cost"]
         message += f"; cost {fmt(round(amount))} {currency} = {how}"
     else:
-        message += "; no price (needs a Contract with pricing.accelerator_hour)"
+        message += "; no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)"
     yield review.hit("Cluster", ("spec", "node_pools", 0, "count"), message, evidence=est["evidence"])
 
 
@@ -84,7 +87,7 @@ def over_budget(review, params):
     if est is None:
         return
     if est["cost"] is None:
-        raise Skip("no price: needs a Contract with pricing.accelerator_hour")
+        raise Skip("no price: needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour")
     amount, currency, how = est["cost"]
     if currency != budget.currency:
         raise Skip(f"the price is in {currency} and the budget in {budget.currency}; clusterlint does not convert currencies")

@@ -7,9 +7,13 @@ from collections import Counter
 
 import pytest
 
+from clusterlint.registry import builtin_rules
+
 from conftest import SPECS, check_json
 
-ROW = re.compile(r"^\| (\S+\.yaml) \| (.+?) \| ([0-9.]+) \|$")
+ROW = re.compile(r"^\| (\S+\.(?:yaml|md|txt)) \| (.+?) \| ([0-9.]+) \|$")
+PLACE = re.compile(r"^\| (\S+\.(?:yaml|md|txt)) \| ([A-Z]+[0-9]{3}) \| ([0-9]+):([0-9]+) \|$")
+LINT = ("*.yaml", "*.txt", "*.md")
 
 
 def _table():
@@ -27,7 +31,29 @@ TABLE = _table()
 
 
 def test_table_covers_every_spec():
-    assert sorted(TABLE) == sorted(p.name for p in SPECS.glob("*.yaml"))
+    assert sorted(TABLE) == sorted(p.name for pattern in LINT for p in SPECS.glob(pattern) if p.name != "README.md")
+
+
+def test_contract_findings_point_where_documented():
+    places = {}
+    for line in (SPECS / "README.md").read_text(encoding="utf-8").splitlines():
+        match = PLACE.match(line)
+        if match:
+            places.setdefault(match.group(1), []).append((match.group(2), int(match.group(3)), int(match.group(4))))
+    assert sorted(places) == ["nimbus-gpu-cloud-sla.md"]
+    for name, expected in places.items():
+        report = check_json(str(SPECS / name))
+        assert sorted((f["rule"], f["line"], f["column"]) for f in report["findings"]) == sorted(expected)
+
+
+def test_contract_feeds_the_cluster_review():
+    report = check_json(str(SPECS / "dgx-h100-superpod.yaml"), "--workload", str(SPECS / "llama70b-pretrain.yaml"),
+                        "--contract", str(SPECS / "forge-compute-msa.txt"))
+    cost = [f for f in report["findings"] if f["rule"] == "CST001"][0]
+    hours = 6 * 70e9 * 2e12 / (1024 * 989.4e12 * 0.45) / 3600
+    assert f"cost {round(1024 * hours * 2.10):,} USD = 1024 x {hours:,.1f} h x 2.10 USD" in cost["message"]
+    assert "price 2.10 USD per accelerator-hour: contract clause 4.1" in cost["evidence"]
+    assert report["skipped"] == []
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
@@ -41,4 +67,4 @@ def test_spec_lints_as_documented(name):
 def test_good_cluster_has_no_error_and_no_warning():
     report = check_json(str(SPECS / "dgx-h100-superpod.yaml"), "--workload", str(SPECS / "llama70b-pretrain.yaml"))
     assert report["summary"]["error"] == report["summary"]["warning"] == 0
-    assert not [s for s in report["skipped"] if s["rule"] != "CST003" and s["rule"] != "REL001"]
+    assert {s["rule"] for s in report["skipped"]} == {r for r in builtin_rules() if "Contract" in builtin_rules()[r].needs} | {"CST003"}

@@ -1,0 +1,202 @@
+"""Contracts as vendors send them: text, Markdown and PDF, read into clauses with exact places."""
+
+from __future__ import annotations
+
+import time
+import zlib
+
+import pytest
+
+from clusterlint.prose import load
+
+from conftest import SPECS, check_json, run_cli
+
+WEAK = "1. Delivery\n\n1.1 Provider will use commercially\nreasonable efforts to deliver the Cluster.\n"
+
+
+def _clauses(text: str, name: str = "c.txt"):
+    loaded = load(text.encode("utf-8"), name)
+    assert loaded.problems == []
+    return loaded.documents[0]
+
+
+def test_numbered_sections_headings_and_paragraphs_become_clauses():
+    doc = _clauses(
+        "MASTER AGREEMENT\n\n1. DEFINITIONS\n\"Uptime\" means minutes up.\n\n2. Delivery\n2.1 Provider shall deliver.\n"
+        "2.2 Provider shall test.\n(a) with nccl-tests;\nPlain paragraph after.\n\nAnother paragraph.\n"
+    )
+    clauses = doc.data["spec"]["clauses"]
+    assert [(c["ref"], c.get("kind")) for c in clauses] == [("1 ¶1", "definition"), ("2.1", None), ("2.2", None), ("2.2(a)", None), ("2.2 ¶1", None)]
+    assert clauses[3]["text"] == "(a) with nccl-tests; Plain paragraph after."
+
+
+def test_a_wrapped_amount_does_not_start_a_clause():
+    doc = _clauses("4.1 The price is charged at a rate of\n2.10 USD per GPU-hour.\n")
+    assert [c["text"] for c in doc.data["spec"]["clauses"]] == ["4.1 The price is charged at a rate of 2.10 USD per GPU-hour."]
+
+
+def test_findings_point_at_the_words_across_line_breaks():
+    path = SPECS / "nimbus-gpu-cloud-sla.md"
+    report = check_json(str(path))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for f in report["findings"]:
+        if f["rule"] == "CON001" and f["line"] == 18:
+            assert lines[17][f["column"] - 1 :].startswith("commercially reasonable efforts")
+            break
+    else:
+        pytest.fail("no CON001 on line 18")
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_do_not_move_findings(tmp_path, newline):
+    path = tmp_path / "msa.txt"
+    path.write_bytes(WEAK.replace("\n", newline).encode("utf-8"))
+    report = check_json(str(path))
+    assert [(f["line"], f["column"]) for f in report["findings"] if f["rule"] == "CON001"] == [(3, 23)]
+
+
+def test_utf8_bom_and_markdown_emphasis(tmp_path):
+    path = tmp_path / "terms.md"
+    path.write_bytes("\ufeff## 3. Service\n\n3.1 Provider will use **best\nefforts** to keep nodes up.\n".encode("utf-8"))
+    found = [f for f in check_json(str(path))["findings"] if f["rule"] == "CON001"]
+    assert [(f["line"], f["column"], f["message"].split(":")[0]) for f in found] == [(3, 25, "clause 3.1 promises only 'best efforts'")]
+
+
+def test_empty_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"  \n\n")
+    code, out, _ = run_cli("check", str(path))
+    assert code == 1
+    assert f"{path}:1:1: SPEC001 [error] the file is empty: no contract text to review" in out
+
+
+def test_non_utf8_names_the_byte_and_its_place(tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("1.1 Provider shall deliver.\n1.2 Caf\u00e9 terms.\n".encode("latin-1"))
+    finding = check_json(str(path))["findings"][0]
+    assert (finding["rule"], finding["line"], finding["column"]) == ("SPEC001", 2, 8)
+    assert finding["message"].startswith("not valid UTF-8: byte 0xe9 cannot be decoded")
+
+
+def test_enormous_single_line_is_read_in_bounded_time(tmp_path):
+    path = tmp_path / "one-line.txt"
+    path.write_bytes(b"Provider will deliver the nodes and " * 100_000 + b"use reasonable efforts.")  # 3.6 MB, one line
+    start = time.perf_counter()
+    report = check_json(str(path))
+    assert [f["rule"] for f in report["findings"] if f["rule"] == "CON001"] == ["CON001"]
+    assert time.perf_counter() - start < 60  # a guard against quadratic scans, not a benchmark
+    too_big = tmp_path / "huge.txt"
+    too_big.write_bytes(b"x" * (4 * 2**20 + 1))
+    assert check_json(str(too_big))["findings"][0]["message"] == "file is 4.0 MiB, over the 4 MiB limit"
+
+
+def test_directories_recurse_only_into_yaml(tmp_path):
+    (tmp_path / "msa.txt").write_text(WEAK, encoding="utf-8")
+    code, _, err = run_cli("check", str(tmp_path))
+    assert code == 2 and "no clusterlint documents found" in err
+
+
+def test_contract_option_reviews_a_cluster_with_a_text_contract():
+    with_contract = check_json(str(SPECS / "aws-p5-48xlarge.yaml"), "--contract", str(SPECS / "nimbus-gpu-cloud-sla.md"))
+    files = {f["file"] for f in with_contract["findings"] if f["rule"].startswith("CON")}
+    assert files == {"specs/nimbus-gpu-cloud-sla.md"}
+    assert not [s for s in with_contract["skipped"] if s["rule"].startswith("CON")]
+
+
+def test_unknown_extension_is_a_usage_error(tmp_path):
+    path = tmp_path / "msa.docx"
+    path.write_bytes(b"PK")
+    code, _, err = run_cli("check", str(path))
+    assert code == 2 and "not a spec (.yaml, .yml) or a contract (.txt, .md, .pdf)" in err
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def _pdf(pages: list[list[str]] | None = None, image: bool = False) -> bytes:
+    """A small, valid PDF: a text layer with `pages` of lines (Helvetica), or one image and no text."""
+    objects: list[bytes] = []
+    page_ids = []
+    kids_at = 2
+    font_id = 3
+    next_id = 4
+    body = []
+    for lines in pages or [[]]:
+        if image:
+            stream = b"q 200 0 0 200 72 500 cm /Im1 Do Q"
+            resources = f"<< /XObject << /Im1 {next_id + 2} 0 R >> >>".encode()
+        else:
+            ops = ["BT /F1 11 Tf 14 TL 72 760 Td"] + [f"({line}) Tj T*" for line in lines] + ["ET"]
+            stream = "\n".join(ops).encode("latin-1")
+            resources = f"<< /Font << /F1 {font_id} 0 R >> >>".encode()
+        page_id, content_id = next_id, next_id + 1
+        next_id += 3 if image else 2
+        page_ids.append(page_id)
+        body.append((page_id, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources " + resources + f" /Contents {content_id} 0 R >>".encode()))
+        body.append((content_id, f"<< /Length {len(stream)} >>\nstream\n".encode() + stream + b"\nendstream"))
+        if image:
+            pixels = zlib.compress(bytes(range(256)) * 4)
+            body.append((page_id + 2, f"<< /Type /XObject /Subtype /Image /Width 32 /Height 32 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>\nstream\n".encode() + pixels + b"\nendstream"))
+    objects = [
+        (1, b"<< /Type /Catalog /Pages 2 0 R >>"),
+        (kids_at, f"<< /Type /Pages /Kids [{' '.join(f'{p} 0 R' for p in page_ids)}] /Count {len(page_ids)} >>".encode()),
+        (font_id, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
+        *body,
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = {}
+    for number, content in sorted(objects):
+        offsets[number] = len(out)
+        out += f"{number} 0 obj\n".encode() + content + b"\nendobj\n"
+    xref = len(out)
+    count = max(offsets) + 1
+    out += f"xref\n0 {count}\n0000000000 65535 f \n".encode()
+    for number in range(1, count):
+        out += f"{offsets[number]:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {count} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def test_pdf_findings_point_at_page_and_line(tmp_path):
+    path = tmp_path / "msa.pdf"
+    path.write_bytes(_pdf([
+        ["1. Delivery", "", "1.1 Provider shall deliver 32 nodes by 2027-01-15."],
+        ["2. Service", "", "2.1 Provider will use commercially reasonable", "efforts to keep the nodes up."],
+    ]))
+    code, out, _ = run_cli("check", str(path))
+    report = check_json(str(path))
+    found = [f for f in report["findings"] if f["rule"] == "CON001"]
+    # pypdf drops the empty line: "2.1 ..." is the page's second line of text
+    assert [(f["page"], f["line"], f["column"]) for f in found] == [(2, 2, 23)]
+    assert f"{path}:page 2:2:23: CON001 [error]" in out
+    assert "2 | 2.1 Provider will use commercially reasonable" in out
+
+
+def test_scanned_pdf_without_text_layer_says_so(tmp_path):
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(_pdf([[]], image=True))
+    finding = check_json(str(path))["findings"][0]
+    assert finding["message"] == "the PDF has no text layer (a scanned image?): no text to review"
+
+
+def test_pdf_without_the_extra_says_how_to_install(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pypdf(name, *args, **kwargs):
+        if name == "pypdf" or name.startswith("pypdf."):
+            raise ImportError("No module named 'pypdf'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pypdf)
+    path = tmp_path / "msa.pdf"
+    path.write_bytes(_pdf([["1.1 Provider shall deliver."]]))
+    finding = check_json(str(path))["findings"][0]
+    assert finding["message"] == "reading PDF contracts needs the pdf extra: pip install 'clusterlint[pdf]'"
+
+
+def test_a_file_named_pdf_that_is_not_one(tmp_path):
+    path = tmp_path / "fake.pdf"
+    path.write_bytes(b"1.1 Provider will use best efforts.")
+    assert check_json(str(path))["findings"][0]["message"] == "not a PDF file: it does not start with %PDF-"
