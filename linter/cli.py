@@ -13,7 +13,7 @@ import click
 
 from . import __version__
 
-FORMATS = ("text", "json")
+from .reporters import FORMATS
 FAIL_ON = ("error", "warning", "info", "never")
 
 
@@ -54,27 +54,39 @@ def main(debug):
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review.")
 @click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--format", "formats", multiple=True, type=click.Choice(("auto",) + FORMATS), default=("auto",), show_default=True,
+              help="Output format; repeat it to write several (auto: github inside GitHub Actions, else text).")
+@click.option("--output", "-o", "outputs", multiple=True, metavar="FILE",
+              help="Write the n-th --format to FILE; formats without an --output print to standard output.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True, help="Lowest severity that makes the exit code 1.")
+@click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100).")
+@click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
-def check(paths, workload, contract, fmt, fail_on, color):
+def check(paths, workload, contract, formats, outputs, fail_on, min_score, skip_non_specs, color):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
     from .findings import RANK
+    from .reporters import render
     from .run import Options, check as run_check
 
-    report = run_check(Options(paths=paths, workload=workload, contract=contract))
-    if fmt == "json":
-        from .reporters import json as reporter
-
-        click.echo(reporter.render(report), nl=False)
-    else:
-        from .reporters import text as reporter
-
+    if len(outputs) > len(formats):
+        _fail(f"{len(outputs)} --output for {len(formats)} --format: give one format per output file")
+    if len(formats) - len(outputs) > 1:
+        _fail("only one format can print to standard output: give --output FILE for the others")
+    report = run_check(Options(paths=paths, workload=workload, contract=contract, skip_non_specs=skip_non_specs))
+    for fmt, path in zip(formats, outputs):
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(render(fmt, report))
+        except OSError as exc:
+            _fail(f"{path}: cannot write ({exc.strerror})")
+    for fmt in formats[len(outputs):]:
         if color is None:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        click.echo(reporter.render(report, color=color), nl=False, color=color)
+        click.echo(render(fmt, report, color=color), nl=False, color=color)
     threshold = RANK[fail_on]
-    sys.exit(1 if any(RANK[f.severity] >= threshold for f in report.findings) else 0)
+    failed = any(RANK[f.severity] >= threshold for f in report.findings)
+    below = min_score is not None and any(card["score"] < min_score for card in report.scorecards().values())
+    sys.exit(1 if failed or below else 0)
 
 
 @main.command()
@@ -98,6 +110,30 @@ def schema(kind, kind_opt, out_dir):
     if not kind:
         _fail("name a kind (Cluster, Contract or Workload) or use --write DIR")
     click.echo(dumps(generate(kind)), nl=False)
+
+
+@main.command()
+@click.argument("file", required=False)
+@click.option("--kind", type=click.Choice(["Cluster", "Contract", "Workload"]), default="Cluster", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def init(file, kind, force):
+    """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout).
+
+    Its first line points YAML language servers (VS Code, Neovim) at the kind's JSON Schema, so
+    editors complete and validate as you type.
+    """
+    from importlib import resources
+
+    text = resources.files("clusterlint").joinpath("data", "templates", f"{kind.lower()}.yaml").read_text(encoding="utf-8")
+    file = file or f"{kind.lower()}.yaml"
+    if file == "-":
+        click.echo(text, nl=False)
+        return
+    if os.path.exists(file) and not force:
+        _fail(f"{file} exists; use --force to overwrite it")
+    with open(file, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    click.echo(f"wrote {file} (a {kind}); lint it with: clusterlint check {file}")
 
 
 @main.command(name="catalog")

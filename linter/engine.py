@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import catalog
-from .findings import Finding, dotted
+from .findings import Finding, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem
 from .registry import DOCUMENT_CHECK, Rule, builtin_rules
 from .scoring import finding_score
@@ -85,11 +85,14 @@ class FileResult:
     pages: list | None = None  # a PDF's lines page by page
 
 
-def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(), page=0, length=0) -> Finding:
+def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
+             page=0, length=0, value=None) -> Finding:
     severity = severity or rule.severity
+    where = dotted(path)
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
-        score=finding_score(rule.weight, severity), path=dotted(path), evidence=tuple(evidence), page=page, length=length,
+        score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
+        fingerprint=fingerprint(rule.id, doc_file, *(value if isinstance(value, tuple) else (where, value if value is not None else message))),
     )
 
 
@@ -154,7 +157,12 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                 doc = review.docs[hit.kind]
                 line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
                 page = doc.page(hit.path, hit.offset)
-                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length))
+                value = doc.value(hit.path)
+                if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
+                    from clusterlint.rules.clauses import sentence_at
+
+                    value = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
+                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, value))
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:

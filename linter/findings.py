@@ -27,6 +27,7 @@ class Finding:
     path: str = ""
     evidence: tuple = field(default=(), compare=False)
     length: int = field(default=0, compare=False)  # characters of the offending words, when known
+    fingerprint: str = field(default="", compare=False)  # stable across line shifts: see fingerprint()
 
     def as_json(self) -> dict:
         return {
@@ -41,7 +42,16 @@ class Finding:
             "column": self.column,
             "path": self.path,
             "evidence": list(self.evidence),
+            "fingerprint": self.fingerprint,
         }
+
+
+def fingerprint(rule: str, file: str, where: str, value) -> str:
+    """A finding's identity that survives edits elsewhere in the file: its rule, file, spec path (or
+    for words in a clause, the sentence they sit in) and the offending value, never its line."""
+    import hashlib
+
+    return hashlib.sha256(f"{rule}\0{file}\0{where}\0{value!r}".encode("utf-8")).hexdigest()[:24]
 
 
 def dotted(path) -> str:

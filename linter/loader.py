@@ -102,7 +102,7 @@ class Document:
         order and lets any run of whitespace in the value match any run in the source. None when
         the walk loses its way (an escape it cannot follow): the caller falls back to the start.
         """
-        value = self._value(path)
+        value = self.value(path)
         if not isinstance(value, str) or path not in self.positions or not self.lines or offset >= len(value):
             return None
         line, col = self.positions[path]
@@ -132,7 +132,8 @@ class Document:
             i += 1
         return None
 
-    def _value(self, path: Path):
+    def value(self, path: Path):
+        """The data at a spec path, or None when it is absent."""
         value = self.data
         for part in path:
             try:

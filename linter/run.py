@@ -25,11 +25,13 @@ class Options:
     paths: tuple = ()
     workload: str | None = None
     contract: str | None = None  # a Contract (YAML, text, Markdown or PDF) applied to every review
+    skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
 
 
 @dataclass
 class Report:
     results: list = field(default_factory=list)  # FileResult per reviewed file
+    not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
 
     @property
     def findings(self) -> list:
@@ -125,6 +127,9 @@ def check(options: Options) -> Report:
     contract, bad_contract = _shared(report, options.contract, "Contract")
     shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
     for path in discover(options.paths):
+        if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
+            report.not_specs.append(_display(path))
+            continue
         result, typed, invalid = _load(path)
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract)
         report.results.append(result)

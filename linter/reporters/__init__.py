@@ -1,1 +1,20 @@
-"""Reporters turn a Report into text; they format and decide nothing."""
+"""Output formats: each renders the same Report; imported only when asked for."""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+
+FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
+
+
+def resolve(fmt: str) -> str:
+    """`auto`: GitHub annotations inside GitHub Actions, text elsewhere."""
+    if fmt == "auto":
+        return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    return fmt
+
+
+def render(fmt: str, report, color: bool = False) -> str:
+    module = import_module(f"{__name__}.{resolve(fmt)}")
+    return module.render(report, color=color) if fmt in ("text", "auto") and resolve(fmt) == "text" else module.render(report)

@@ -21,6 +21,7 @@ def render(report) -> str:
     document = {
         "version": __version__,
         "files": [r.file for r in report.results],
+        "not_specs": report.not_specs,
         "findings": [f.as_json() for f in findings],
         "skipped": [s.as_json() for s in report.skipped],
         "summary": {"findings": len(findings), **counts},

@@ -59,6 +59,8 @@ def render(report, color: bool = False) -> str:
         out.append(f"Found {_plural(len(findings), 'finding')} ({', '.join(counts)}) in {files}.")
     else:
         out.append(f"No findings in {files}.")
+    if report.not_specs:
+        out.append(f"Not linted ({_plural(len(report.not_specs), 'file')} with no clusterlint document): {', '.join(report.not_specs)}")
     out.extend(_skipped(report.skipped))
     out.extend(_scorecards(report, color))
     return "\n".join(out) + "\n"

@@ -1,0 +1,58 @@
+"""`--format markdown`: a review a person pastes into a purchase ticket or a PR comment.
+
+Also the GitHub job summary (`--format github` writes it to $GITHUB_STEP_SUMMARY).
+"""
+
+from __future__ import annotations
+
+from ..scoring import SCORED_AREAS, area_of
+from .text import location
+
+ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
+AREA_NAMES = {
+    "SPEC": "Spec validity", "ACC": "Accelerators", "NET": "Network", "STO": "Storage", "CPU": "CPU and memory",
+    "REL": "Reliability", "SW": "Software", "LCK": "Lock-in", "CON": "Contract", "CST": "Cost and time", "UNI": "Units",
+}
+ESTIMATES = ("CST001",)
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell (and inert as HTML)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
+
+
+def render(report) -> str:
+    findings = report.findings
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+    out = ["# clusterlint review", ""]
+    out.append(f"{len(findings)} findings ({counts['error']} errors, {counts['warning']} warnings, {counts['info']} info) "
+               f"in {len(report.results)} file{'s' if len(report.results) != 1 else ''}.")
+    out += ["", "## Scorecard", "", "| file | score | grade | areas below 100 |", "|---|---:|:---:|---|"]
+    for file, card in report.scorecards().items():
+        areas = ", ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "none"
+        out.append(f"| `{cell(file)}` | {card['score']:g} | {card['grade']} | {areas} |")
+    estimates = [f for f in findings if f.rule in ESTIMATES]
+    if estimates:
+        out += ["", "## Estimates", ""]
+        for f in estimates:
+            out.append(f"- `{cell(f.file)}`: {cell(f.message)}")
+            out += [f"  - {cell(e)}" for e in f.evidence]
+    out += ["", "## Findings", ""]
+    if not findings:
+        out.append("No findings.")
+    for area in SCORED_AREAS:
+        in_area = [f for f in findings if area_of(f.rule) == area]
+        if not in_area:
+            continue
+        out += [f"### {AREA_NAMES[area]} ({area})", "", "| severity | rule | where | message |", "|---|---|---|---|"]
+        for f in in_area:
+            out.append(f"| {ICONS[f.severity]} | {f.rule} {f.name} | `{cell(location(f))}` | {cell(f.message)} |")
+        out.append("")
+    if report.skipped:
+        out += ["## Skipped rules (not run, so not passed)", ""]
+        by_reason: dict[str, set] = {}
+        for s in report.skipped:
+            by_reason.setdefault(s.reason, set()).add(s.rule)
+        out += [f"- {', '.join(sorted(ids))}: {cell(reason)}" for reason, ids in sorted(by_reason.items())]
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
