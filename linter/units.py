@@ -129,7 +129,7 @@ def parse(text: object, kind: str) -> Quantity:
         raise UnitError(f"expected {KIND_HINTS[kind]}, found {type(text).__name__}")
     if not isinstance(text, str):
         if kind == "count" and (isinstance(text, int) or text.is_integer()):
-            text = repr(text)
+            text = repr(int(text))  # 4.0 is 4 and -0.0 is 0, as JSON Schema's integer sees them
         elif kind == "count":
             raise UnitError(f"{text} is not a whole count; expected {KIND_HINTS[kind]}")
         else:

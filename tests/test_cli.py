@@ -34,9 +34,9 @@ def test_text_output_has_position_excerpt_and_caret():
 
 def test_json_is_stable_and_complete():
     report = json.loads(run_cli("check", "--format", "json", str(FIXTURES / "NET004" / "bad.yaml"))[1])
-    assert set(report) == {"version", "files", "findings", "skipped", "summary", "score"}
+    assert set(report) == {"version", "files", "not_specs", "findings", "skipped", "summary", "score"}
     finding = next(f for f in report["findings"] if f["rule"] == "NET004")
-    assert set(finding) == {"rule", "name", "severity", "score", "message", "file", "line", "column", "path", "evidence"}
+    assert set(finding) == {"rule", "name", "severity", "score", "message", "file", "line", "column", "path", "evidence", "fingerprint"}
     assert (finding["name"], finding["severity"], finding["score"], finding["path"]) == ("no-rdma-fabric", "error", 15.0, "spec.network.inter_node.rdma")
     assert report["score"]["score"] == 85.0 and report["score"]["grade"] == "B"
 
