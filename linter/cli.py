@@ -90,6 +90,86 @@ def check(paths, workload, contract, formats, outputs, fail_on, min_score, skip_
 
 
 @main.command()
+@click.argument("quotes", nargs=-1)
+@click.option("--workload", "-w", metavar="FILE", required=True, help="The Workload to size and time.")
+@click.option("--contract", "-c", metavar="FILE", help="A contract applied to every quote (its price and availability).")
+@click.option("--accelerator", "-a", metavar="ID", help="Size for this catalog accelerator only.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def estimate(quotes, workload, contract, accelerator, fmt):
+    """Accelerators a workload needs (no QUOTES), or time, cost, deadline and budget on each quote."""
+    import json as json_module
+
+    from . import estimate as est
+    from .reporters import compare as out
+    from .run import Options, check as run_check
+
+    if not quotes:
+        model = _workload_model(workload)
+        try:
+            rows = est.sizing(model, accelerator)
+        except ValueError as exc:
+            _fail(str(exc))
+        formulas = est.sizing_formulas(model)
+        click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
+                   else out.sizing_text(rows, formulas), nl=False)
+        return
+    report = run_check(Options(paths=quotes, workload=workload, contract=contract))
+    estimates = [est.quote(r.reviews[0], r.file) for r in report.results if r.reviews and r.reviews[0].cluster is not None]
+    if not estimates:
+        _fail("no valid Cluster among the quotes (run clusterlint check on them)")
+    if fmt == "json":
+        click.echo(json_module.dumps([{"file": e.file, "name": e.name, "lines": {k: v.as_json() for k, v in e.lines.items()},
+                                       "notes": e.notes} for e in estimates], indent=2))
+    else:
+        click.echo("\n".join(out.estimate_text(e) for e in estimates), nl=False)
+
+
+def _workload_model(path: str):
+    from .run import Options, check as run_check
+
+    report = run_check(Options(paths=(path,)))
+    found = [r.reviews[0].workload for r in report.results if r.reviews and r.reviews[0].workload is not None]
+    if not found:
+        _fail(f"{path}: no valid Workload document (clusterlint check {path} says why)")
+    return found[0]
+
+
+@main.command()
+@click.argument("quotes", nargs=-1, required=True)
+@click.option("--workload", "-w", metavar="FILE", required=True, help="The Workload every quote is judged on.")
+@click.option("--contract", "-c", metavar="FILE", help="A contract applied to quotes that hold none.")
+@click.option("--rank-by", type=click.Choice(["fit", "time", "cost", "score"]), default="fit", show_default=True,
+              help="fit: meets deadline and budget first, then cheapest, fastest, best score.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text", show_default=True)
+@click.option("--output", "-o", metavar="FILE", help="Write the comparison to FILE instead of standard output.")
+def compare(quotes, workload, contract, rank_by, fmt, output):
+    """Compare quotes side by side on one workload: score, network, storage, time, cost; ranked."""
+    from . import estimate as est
+    from .reporters import compare as out
+    from .run import Options, check as run_check
+
+    report = run_check(Options(paths=quotes, workload=workload, contract=contract))
+    rows = est.compare(report, rank_by)
+    if not rows:
+        _fail("no valid Cluster among the quotes (run clusterlint check on them)")
+    if fmt == "html":
+        from .reporters.html import render_comparison
+
+        text = render_comparison(rows, report, rank_by)
+    else:
+        text = {"text": out.text, "markdown": out.markdown, "json": out.as_json}[fmt](rows, rank_by)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            _fail(f"{output}: cannot write ({exc.strerror})")
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
 @click.argument("kind", required=False, type=click.Choice(["Cluster", "Contract", "Workload"]))
 @click.option("--kind", "kind_opt", type=click.Choice(["Cluster", "Contract", "Workload"]), help="Same as KIND.")
 @click.option("--write", "out_dir", metavar="DIR", help="Write every kind's schema into DIR (the repo's schemas/).")

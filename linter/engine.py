@@ -83,6 +83,7 @@ class FileResult:
     findings: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
     pages: list | None = None  # a PDF's lines page by page
+    reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
 
 
 def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
@@ -115,6 +116,26 @@ def typed_documents(loaded: LoadedFile, result: FileResult) -> list[tuple[Docume
     return typed
 
 
+def reviews(typed: list, shared: dict | None = None) -> list[Review]:
+    """One Review per Cluster of a file (or one without a Cluster), with the file's other documents
+    and the shared ones (kind -> (Document, model)) the file does not hold itself."""
+    by_kind: dict[str, list] = {}
+    for doc, model in typed:
+        by_kind.setdefault(doc.kind, []).append((doc, model))
+    for kind, item in (shared or {}).items():
+        by_kind.setdefault(kind, [item])
+    base = {kind: items[0] for kind, items in by_kind.items() if kind != "Cluster"}
+    out = []
+    for cluster in by_kind.get("Cluster") or [None]:
+        present = dict(base) if cluster is None else {**base, "Cluster": cluster}
+        review = Review(docs={})
+        for kind, (doc, model) in present.items():
+            setattr(review, kind.lower(), model)
+            review.docs[kind] = doc
+        out.append(review)
+    return out
+
+
 def run_rules(result: FileResult, typed: list, shared: dict | None = None, invalid: bool = False, rules: dict | None = None) -> None:
     """Run every review rule over the typed documents of one file, plus the shared documents
     (--workload, --contract: kind -> (Document, model)) the file does not hold itself.
@@ -123,25 +144,12 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     missing kind says why the kind is missing.
     """
     rules = rules or builtin_rules()
-    by_kind: dict[str, list] = {}
-    for doc, model in typed:
-        by_kind.setdefault(doc.kind, []).append((doc, model))
-    for kind, item in (shared or {}).items():
-        by_kind.setdefault(kind, [item])
-    clusters = by_kind.get("Cluster") or [None]
-    base = {kind: items[0] for kind, items in by_kind.items() if kind != "Cluster"}
-    for cluster in clusters:
-        review = Review(docs={})
-        present = dict(base)
-        if cluster is not None:
-            present["Cluster"] = cluster
-        for kind, (doc, model) in present.items():
-            setattr(review, kind.lower(), model)
-            review.docs[kind] = doc
+    for review in reviews(typed, shared):
+        result.reviews.append(review)
         for rule in rules.values():
             if rule.check == DOCUMENT_CHECK:
                 continue
-            missing = [k for k in rule.needs if k not in present]
+            missing = [k for k in rule.needs if k not in review.docs]
             if missing:
                 reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
                 if invalid:

@@ -274,6 +274,8 @@ def load_text(text: str, file: str) -> LoadedFile:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if line > max(1, len(lines)):  # libyaml counts a line break (NEL, LS) that ends the text as a line
+            line, col = max(1, len(lines)), len(lines[-1]) + 1 if lines else 1
         what = ": ".join(p for p in (exc.context, exc.problem) if p)
         problems.append(Problem("SPEC001", f"invalid YAML: {what}", line, col))
     except yaml.reader.ReaderError as exc:  # a control character: position is a character offset

@@ -8,6 +8,7 @@ clusterlint accepts.
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema, model_validator
@@ -50,6 +51,17 @@ def _not_bool(value):
     return value
 
 
+def _iso_date(value):
+    """A YAML date arrives as its ISO string (see loader); numbers and other strings are not dates."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        raise PydanticCustomError("date_type", f"expected a date written YYYY-MM-DD, found {value!r}")
+    return value
+
+
+Date = Annotated[
+    datetime.date, BeforeValidator(_iso_date),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "A date, YYYY-MM-DD."}),
+]
 Positive = Annotated[int, Field(ge=1), BeforeValidator(_not_bool)]
 NonNegative = Annotated[int, Field(ge=0), BeforeValidator(_not_bool)]
 Flag = Annotated[bool, Field(strict=True)]
@@ -215,7 +227,7 @@ class Pricing(Strict):
 
 
 class Delivery(Strict):
-    date: Optional[datetime.date] = None
+    date: Optional[Date] = None
     acceptance_test: Optional[str] = None
     late_remedy: Optional[str] = None
 

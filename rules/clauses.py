@@ -249,3 +249,18 @@ def hourly_price(contract):
     item, match = found
     currency = _SYMBOLS.get(match.group("symbol") or "", (match.group("code") or "").upper())
     return units.parse(f"{match.group('n1') or match.group('n2')} {currency}", "money"), item.label
+
+
+_AVAILABILITY = re.compile(r"\bavailab\w*\b[^.;]{0,120}?\b(?:at\s+least|of|>=|no\s+less\s+than)\s+(\d+(?:\.\d+)?)\s?%", re.IGNORECASE)
+
+
+def availability(contract):
+    """The committed availability (a fraction) and where it was read: `sla.availability`, else the
+    first operative clause that states one ("availability ... at least 99.5%"); None if neither."""
+    if contract.spec.sla.availability is not None:
+        return contract.spec.sla.availability.value, "sla.availability"
+    found = first(contract, _AVAILABILITY)
+    if found is None:
+        return None
+    item, match = found
+    return float(match.group(1)) / 100, item.label

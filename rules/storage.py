@@ -74,8 +74,8 @@ class CheckpointStall(Params):
     error_above: float = Field(0.05, gt=0, lt=1, description="Share above which it is an error.")
 
 
-@check(CheckpointStall)
-def slow_checkpoint_writes(review, params):
+def checkpoint_stall(review) -> dict:
+    """Seconds to write one checkpoint and the share of training time it idles; Skip when unknown."""
     ckpt = review.workload.spec.checkpoints
     if ckpt is None or review.workload.spec.task == "inference":
         raise Skip("the workload states no checkpoints")
@@ -86,16 +86,23 @@ def slow_checkpoint_writes(review, params):
     size, source = checkpoint_size(review.workload)
     bandwidth = sum(s.write_bandwidth.value for _, s in written) / 8
     seconds = size / bandwidth
-    share = seconds / ckpt.interval.value
+    return {"size": size, "source": source, "bandwidth": bandwidth, "seconds": seconds, "interval": ckpt.interval.value,
+            "share": seconds / ckpt.interval.value, "at": ("spec", "storage", written[0][0], "write_bandwidth")}
+
+
+@check(CheckpointStall)
+def slow_checkpoint_writes(review, params):
+    stall = checkpoint_stall(review)
+    share = stall["share"]
     if share > params.warn_above:
         severity = "error" if share > params.error_above else "warning"
         yield review.hit(
-            "Cluster", ("spec", "storage", written[0][0], "write_bandwidth"),
-            f"writing a {units.human(size, 'size')} checkpoint at {units.human(bandwidth * 8, 'byte_rate')} takes "
-            f"{units.human(seconds, 'duration')} every {units.human(ckpt.interval.value, 'duration')}: "
+            "Cluster", stall["at"],
+            f"writing a {units.human(stall['size'], 'size')} checkpoint at {units.human(stall['bandwidth'] * 8, 'byte_rate')} takes "
+            f"{units.human(stall['seconds'], 'duration')} every {units.human(stall['interval'], 'duration')}: "
             f"{share:.1%} of training time idle (limit {(params.error_above if severity == 'error' else params.warn_above):.0%})",
             severity=severity,
-            evidence=(f"checkpoint size: {source}",),
+            evidence=(f"checkpoint size: {stall['source']}",),
         )
 
 

@@ -42,9 +42,10 @@ def test_json_is_stable_and_complete():
 
 
 def test_skipped_rules_are_reported_not_passed():
-    code, out, _ = run_cli("check", str(SPECS / "aws-p5-48xlarge.yaml"))
+    code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"))
     assert "ACC001, ACC002, ACC004, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005: needs Workload document" in out
     assert "REL001: a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document" in out
+    assert "CST003: needs Contract and Workload documents" in out
 
 
 def test_stdin(tmp_path):

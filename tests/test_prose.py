@@ -97,7 +97,7 @@ def test_directories_recurse_only_into_yaml(tmp_path):
 
 
 def test_contract_option_reviews_a_cluster_with_a_text_contract():
-    with_contract = check_json(str(SPECS / "aws-p5-48xlarge.yaml"), "--contract", str(SPECS / "nimbus-gpu-cloud-sla.md"))
+    with_contract = check_json(str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--contract", str(SPECS / "nimbus-gpu-cloud-sla.md"))
     files = {f["file"] for f in with_contract["findings"] if f["rule"].startswith("CON")}
     assert files == {"specs/nimbus-gpu-cloud-sla.md"}
     assert not [s for s in with_contract["skipped"] if s["rule"].startswith("CON")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
-FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
+FORMATS = ("text", "json", "sarif", "github", "markdown", "junit", "html")
 
 
 def resolve(fmt: str) -> str:
