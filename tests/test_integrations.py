@@ -79,7 +79,7 @@ def test_action_validates_against_the_github_actions_schema():
 
 
 def test_action_declares_its_inputs_and_outputs():
-    assert set(ACTION["inputs"]) >= {"paths", "workload", "config", "fail-on", "min-score", "sarif-file", "version"}
+    assert set(ACTION["inputs"]) >= {"paths", "workload", "contract", "fail-on", "min-score", "sarif-file", "version"}
     assert set(ACTION["outputs"]) == {"score", "findings"}
     assert ACTION["runs"]["using"] == "composite"
 

@@ -1,0 +1,142 @@
+"""`clusterlint estimate` and `clusterlint compare`: numbers computed here from the formulas and the
+spec values, not copied from the output; ranking; the HTML report."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from html.parser import HTMLParser
+
+from conftest import SPECS, run_cli
+
+WORKLOAD = str(SPECS / "llama70b-pretrain.yaml")
+QUOTES = [str(SPECS / n) for n in ("aws-p5-48xlarge.yaml", "gcp-a3-highgpu-8g.yaml", "forge-h100-quote.yaml")]
+H100_BF16 = 989.4e12  # catalog H100-SXM dense bf16
+DAY = 86400
+
+
+def _json(*args):
+    code, out, err = run_cli(*args, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_sizing_is_the_instant_math():
+    rows = {r["accelerator"]: r for r in _json("estimate", "--workload", WORKLOAD)["accelerators"]}
+    assert (rows["H100-SXM"]["train"], rows["H100-SXM"]["serve"]) == (math.ceil(70e9 * 18 * 1.25 / 80e9), math.ceil(70e9 * 2 * 1.25 / 80e9)) == (20, 3)
+    assert (rows["H200"]["train"], rows["H200"]["serve"]) == (math.ceil(70e9 * 18 * 1.25 / 141e9), math.ceil(70e9 * 2 * 1.25 / 141e9))
+    assert len(rows) == 18
+    only = _json("estimate", "--workload", WORKLOAD, "--accelerator", "mi300x")["accelerators"]
+    assert [r["accelerator"] for r in only] == ["MI300X"]
+    code, _, err = run_cli("estimate", "--workload", WORKLOAD, "--accelerator", "H100-SMX")
+    assert code == 2 and "H100-SXM" in err
+
+
+def test_quote_estimate_shows_each_figure_with_its_inputs():
+    [est] = _json("estimate", str(SPECS / "forge-h100-quote.yaml"), "--workload", WORKLOAD)
+    lines = est["lines"]
+    seconds = 6 * 70e9 * 2e12 / (512 * H100_BF16 * 0.45)
+    share = 70e9 * 14 / (200e9) / 7200  # 980 GB checkpoint at 200 GB/s, every 2 h
+    effective = seconds * (1 + share) / 0.995
+    assert math.isclose(lines["time"]["value"], seconds, rel_tol=1e-12)
+    assert math.isclose(lines["checkpoints"]["value"], share, rel_tol=1e-12)
+    assert math.isclose(lines["effective_time"]["value"], effective, rel_tol=1e-12)
+    assert math.isclose(lines["cost"]["value"], 512 * effective / 3600 * 2.10, rel_tol=1e-12)
+    assert lines["cost"]["how"] == f"512 x {effective / 3600:,.1f} h x 2.10 USD"
+    assert lines["deadline"]["value"] is True and lines["budget"]["value"] is True
+    assert "MFU 0.45: workload" in lines["time"]["sources"]
+    assert lines["availability"]["sources"] == ["contract sla.availability"]
+
+
+def test_quote_estimate_reads_a_prose_contract_and_says_what_is_unknown():
+    [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD)
+    assert "cost" not in est["lines"] and "cost unknown: no contract states a price per accelerator-hour" in est["notes"]
+    [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD, "--contract", str(SPECS / "forge-compute-msa.txt"))
+    assert est["lines"]["price"]["how"] == "clause 4.1" and est["lines"]["availability"]["sources"] == ["contract clause 3.1"]
+
+
+def test_compare_ranks_by_fit_then_cost():
+    report = _json("compare", *QUOTES, "--workload", WORKLOAD)
+    quotes = report["quotes"]
+    assert [q["name"] for q in quotes] == ["forge-h100-64-nodes", "aws-p5-32-nodes", "gcp-a3-high-32-vms"]
+    forge, aws, gcp = quotes
+    assert forge["estimate"]["deadline"]["value"] is True and aws["estimate"]["deadline"]["value"] is False
+    assert "cost" not in gcp["estimate"] and "cost" in aws["estimate"]["cost"]["label"]
+    assert forge["inter_node_per_accelerator_bps"] == 8 * 400e9 / 8 and gcp["inter_node_per_accelerator_bps"] == 4 * 200e9 / 8
+    assert math.isclose(forge["storage_headroom"], 1e15 / (8e12 + 5 * 70e9 * 14))
+    assert set(forge["best"]) >= {"score", "time", "cost", "errors"} and "per_accelerator" in aws["best"]
+    assert aws["contract_flags"] == ["CON003", "CON004", "CON006", "CON007"] and gcp["contract_flags"] == ["no contract"]
+
+
+def test_ranking_changes_when_a_price_changes(tmp_path):
+    pricey = tmp_path / "forge-h100-quote.yaml"
+    pricey.write_text((SPECS / "forge-h100-quote.yaml").read_text(encoding="utf-8").replace("accelerator_hour: 2.10 USD", "accelerator_hour: 30 USD"),
+                      encoding="utf-8")
+    quotes = _json("compare", QUOTES[0], QUOTES[1], str(pricey), "--workload", WORKLOAD)["quotes"]
+    # 512 x 1,029 h x 30 USD = 15.8M USD > the 12M budget: forge now misses one, and AWS is cheaper
+    assert quotes[0]["name"] == "aws-p5-32-nodes" and quotes[1]["estimate"]["budget"]["value"] is False
+    assert [q["name"] for q in _json("compare", *QUOTES, "--workload", WORKLOAD, "--rank-by", "score")["quotes"]] == [
+        "forge-h100-64-nodes", "gcp-a3-high-32-vms", "aws-p5-32-nodes"]
+    assert [q["name"] for q in _json("compare", *QUOTES, "--workload", WORKLOAD, "--rank-by", "time")["quotes"]][0] == "forge-h100-64-nodes"
+
+
+def test_compare_text_marks_the_best_and_recommends():
+    code, out, _ = run_cli("compare", *QUOTES, "--workload", WORKLOAD)
+    assert code == 0
+    assert "Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml)." in out
+    assert re.search(r"^1\s+forge-h100-64-nodes\s+100 A \*", out, re.MULTILINE)
+    md = run_cli("compare", *QUOTES, "--workload", WORKLOAD, "--format", "markdown")[1]
+    assert md.count("\n| ") == 4 and "**best**" in md
+
+
+class _Html(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.bars, self.rows, self.text = [], [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "rect" and attrs.get("class") == "bar":
+            self.bars.append((float(attrs["width"]), float(attrs["data-value"])))
+        if tag == "tr":
+            self.rows += 1
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_html_report_is_self_contained_with_proportional_bars():
+    html = run_cli("compare", *QUOTES, "--workload", WORKLOAD, "--format", "html")[1]
+    page = _Html()
+    page.feed(html)
+    names = {tag for tag, _ in page.tags}
+    assert "script" not in names and "link" not in names and "img" not in names
+    assert not [a for _, attrs in page.tags for k, a in attrs.items() if k in ("src", "href")]
+    assert "table" in names and "svg" in names
+    time_bars, cost_bars = page.bars[:3], page.bars[3:]
+    assert len(time_bars) == 3 and len(cost_bars) == 2  # gcp's cost is unknown: no bar
+    for bars in (time_bars, cost_bars):
+        top = max(v for _, v in bars)
+        assert max(w for w, _ in bars) == 360
+        for width, value in bars:
+            assert math.isclose(width, 360 * value / top, abs_tol=0.01)
+
+
+def test_html_escapes_what_comes_from_a_spec(tmp_path):
+    hostile = tmp_path / "quote.yaml"
+    hostile.write_text((SPECS / "forge-h100-quote.yaml").read_text(encoding="utf-8").replace(
+        "name: forge-h100-64-nodes", "name: \"<script>alert(1)</script>\""), encoding="utf-8")
+    html = run_cli("compare", str(hostile), QUOTES[0], "--workload", WORKLOAD, "--format", "html")[1]
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    single = run_cli("check", str(hostile), "--format", "html")[1]
+    assert "<script>" not in single
+
+
+def test_check_html_for_a_single_quote():
+    code, html, _ = run_cli("check", str(SPECS / "budget-pcie-nfs.yaml"), "--workload", WORKLOAD, "--format", "html")
+    page = _Html()
+    page.feed(html)
+    text = "".join(page.text)
+    assert code == 1 and "clusterlint review" in text and "NET004 no-rdma-fabric" in text and "Skipped rules" in text
