@@ -20,6 +20,19 @@ def _min_memory(review):
     return min(figures)
 
 
+def _shortfall(review, need_bytes: float, need_text: str):
+    """A finding when the cluster's accelerators hold less than `need_bytes` (the smallest pool's memory decides)."""
+    per, source = _min_memory(review)
+    need = ceil(need_bytes / per)
+    have = total_accelerators(review.cluster)
+    if have < need:
+        yield review.hit(
+            "Cluster", _pool_count_path(review),
+            f"{need_text} = {need} accelerators of {units.human(per, 'size')}; the cluster has {have}",
+            evidence=(f"{units.human(per, 'size')} per accelerator: {source}",),
+        )
+
+
 class TrainingMemory(Params):
     bytes_per_parameter: float = Field(18, gt=0, description="Bytes of training state per parameter: mixed-precision AdamW keeps 8 optimizer + 4 gradient + 4+2 weight bytes.")
     overhead: float = Field(1.25, ge=1, description="Multiplier for activations and buffers on top of the training state.")
@@ -32,17 +45,11 @@ def too_few_for_training(review, params):
         return
     n_params = spec.model.parameters.value
     need_bytes = n_params * params.bytes_per_parameter * params.overhead
-    per, source = _min_memory(review)
-    need = ceil(need_bytes / per)
-    have = total_accelerators(review.cluster)
-    if have < need:
-        yield review.hit(
-            "Cluster", _pool_count_path(review),
-            f"training {units.human(n_params, 'count')} parameters needs {units.human(need_bytes, 'size')} of accelerator memory "
-            f"({units.human(n_params, 'count')} x {params.bytes_per_parameter:g} bytes x {params.overhead:g}) = {need} accelerators "
-            f"of {units.human(per, 'size')}; the cluster has {have}",
-            evidence=(f"{units.human(per, 'size')} per accelerator: {source}",),
-        )
+    yield from _shortfall(
+        review, need_bytes,
+        f"training {units.human(n_params, 'count')} parameters needs {units.human(need_bytes, 'size')} of accelerator memory "
+        f"({units.human(n_params, 'count')} x {params.bytes_per_parameter:g} bytes x {params.overhead:g})",
+    )
 
 
 class InferenceMemory(Params):
@@ -57,17 +64,11 @@ def too_few_for_inference(review, params):
     n_params = spec.model.parameters.value
     per_param = PRECISION_BYTES[spec.precision]
     need_bytes = n_params * per_param * params.overhead
-    per, source = _min_memory(review)
-    need = ceil(need_bytes / per)
-    have = total_accelerators(review.cluster)
-    if have < need:
-        yield review.hit(
-            "Cluster", _pool_count_path(review),
-            f"serving {units.human(n_params, 'count')} parameters in {spec.precision} needs {units.human(need_bytes, 'size')} "
-            f"({units.human(n_params, 'count')} x {per_param:g} bytes x {params.overhead:g}) = {need} accelerators of "
-            f"{units.human(per, 'size')}; the cluster has {have}",
-            evidence=(f"{units.human(per, 'size')} per accelerator: {source}",),
-        )
+    yield from _shortfall(
+        review, need_bytes,
+        f"serving {units.human(n_params, 'count')} parameters in {spec.precision} needs {units.human(need_bytes, 'size')} "
+        f"({units.human(n_params, 'count')} x {per_param:g} bytes x {params.overhead:g})",
+    )
 
 
 class SparseClaim(Params):

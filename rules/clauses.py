@@ -197,11 +197,11 @@ class Parts:
         has = [n for n, present in names if present]
         lacks = [n.replace("a ", "no ", 1) for n, present in names if not present]
         if not has:
-            return f"it has {_and(lacks)}"
-        return f"it has {_and(has)} but {_and(lacks)}"
+            return f"it has {and_list(lacks)}"
+        return f"it has {and_list(has)} but {and_list(lacks)}"
 
 
-def _and(items: list[str]) -> str:
+def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 

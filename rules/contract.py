@@ -18,6 +18,11 @@ from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, per_sentence, senten
 from .common import Params, fmt
 
 
+def _missing(review, message: str, *candidates):
+    """A finding about a term the contract lacks, at the section it would belong in (or `spec`)."""
+    return review.hit("Contract", _at(review.contract, *candidates), message, key=True)
+
+
 def _at(contract, *candidates):
     """The first of `candidates` (spec paths) the contract wrote, else `spec`: where an absence is reported."""
     for path in candidates:
@@ -148,10 +153,10 @@ def no_delivery_date(review, params):
     contract = review.contract
     if contract.spec.delivery.date is not None or next(sentences_with(contract, _DELIVERY, DATE), None):
         return
-    yield review.hit(
-        "Contract", _at(contract, ("spec", "delivery")),
+    yield _missing(
+        review,
         "the contract names no delivery date: without one the vendor can deliver late, or never, at no cost",
-        key=True,
+        ("spec", "delivery"),
     )
 
 
@@ -180,11 +185,11 @@ def no_performance_guarantee(review, params):
     for item, match in sentences_with(contract, _PERFORMANCE, MEASURE):
         if _METHOD.search(sentence_at(item.text, match.start())):
             return
-    yield review.hit(
-        "Contract", _at(contract, ("spec", "performance")),
+    yield _missing(
+        review,
         "the contract commits to no measurable performance (a figure with a unit and how it is measured, "
         "e.g. nccl-tests all_reduce busbw >= 360GB/s): a slow cluster still meets it",
-        key=True,
+        ("spec", "performance"),
     )
 
 
@@ -238,11 +243,11 @@ def no_replacement_sla(review, params):
     contract = review.contract
     if replacement_time(contract) is not None:
         return
-    yield review.hit(
-        "Contract", _at(contract, ("spec", "sla")),
+    yield _missing(
+        review,
         "the contract states no replacement time for a failed node or accelerator: a dead GPU can idle "
         "the whole job while the vendor takes its time",
-        key=True,
+        ("spec", "sla"),
     )
 
 
@@ -254,11 +259,11 @@ def no_acceptance_test(review, params):
     contract = review.contract
     if contract.spec.delivery.acceptance_test or clauses.first(contract, _ACCEPTANCE, kinds=("operative", "definition")):
         return
-    yield review.hit(
-        "Contract", _at(contract, ("spec", "delivery")),
+    yield _missing(
+        review,
         "the contract has no acceptance or burn-in test before handover: you pay from day one for nodes "
         "that were never shown to work together",
-        key=True,
+        ("spec", "delivery"),
     )
 
 
@@ -283,11 +288,10 @@ def no_exit_terms(review, params):
     if not exit_terms.data_export and not clauses.first(contract, _EXPORT):
         missing.append("no data export")
     if missing:
-        yield review.hit(
-            "Contract", _at(contract, ("spec", "exit")),
-            f"the contract has {' and '.join(missing)} terms: leaving this provider means paying out the term "
-            "or losing the data",
-            key=True,
+        yield _missing(
+            review,
+            f"the contract has {' and '.join(missing)} terms: leaving this provider means paying out the term or losing the data",
+            ("spec", "exit"),
         )
 
 
@@ -321,10 +325,10 @@ def hidden_cost_lines(review, params):
             covered.add(line)
     missing = [line for line in COST_LINES if line not in covered]
     if missing:
-        yield review.hit(
-            "Contract", _at(contract, ("spec", "pricing", "includes"), ("spec", "pricing")),
-            f"the price neither includes nor prices {clauses._and(missing)}: these lines arrive on the first invoice",
-            key=True,
+        yield _missing(
+            review,
+            f"the price neither includes nor prices {clauses.and_list(missing)}: these lines arrive on the first invoice",
+            ("spec", "pricing", "includes"), ("spec", "pricing"),
         )
 
 
