@@ -204,7 +204,7 @@ def init(file, kind, force):
     """
     from importlib import resources
 
-    text = resources.files("clusterlint").joinpath("data", "templates", f"{kind.lower()}.yaml").read_text(encoding="utf-8")
+    text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
     file = file or f"{kind.lower()}.yaml"
     if file == "-":
         click.echo(text, nl=False)
