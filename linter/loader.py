@@ -9,6 +9,7 @@ SPEC001 finding instead of a hang or an exhausted memory.
 from __future__ import annotations
 
 import datetime
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import yaml
@@ -54,8 +55,7 @@ class Document:
     positions: dict = field(default_factory=dict)  # path -> (line, col) of the value
     key_positions: dict = field(default_factory=dict)  # path -> (line, col) of the key
     lines: list = field(default_factory=list, repr=False)  # the file's lines, to place words inside a text value
-    spans: dict = field(default_factory=dict, repr=False)  # path -> (line, col) of each character (prose files)
-    pages: dict = field(default_factory=dict, repr=False)  # path -> page of each character (PDF files)
+    spans: dict = field(default_factory=dict, repr=False)  # prose files: path -> [(offset, line, col, page)] per source line
 
     @property
     def kind(self) -> str | None:
@@ -74,7 +74,8 @@ class Document:
         path = tuple(path)
         if offset is not None:
             if path in self.spans:
-                return self.spans[path][min(offset, len(self.spans[path]) - 1)]
+                start, line, col, _ = self._segment(path, offset)
+                return line, col + offset - start
             found = self._align(path, offset)
             if found:
                 return found
@@ -89,10 +90,13 @@ class Document:
     def page(self, path: Path, offset: int | None) -> int:
         """The PDF page a character of a text was read from (or its nearest ancestor's); 0 when not paged."""
         path = tuple(path)
-        while path and path not in self.pages:
+        while path and path not in self.spans:
             path = path[:-1]
-        pages = self.pages.get(path)
-        return pages[min(offset or 0, len(pages) - 1)] if pages else 0
+        return self._segment(path, offset or 0)[3] or 0 if path in self.spans else 0
+
+    def _segment(self, path: Path, offset: int) -> tuple:
+        segments = self.spans[path]
+        return segments[max(0, bisect_right([s[0] for s in segments], offset) - 1)]
 
     def _align(self, path: Path, offset: int) -> tuple[int, int] | None:
         """Find character `offset` of a YAML string in the source by walking the scalar as written.

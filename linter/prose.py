@@ -61,11 +61,11 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
     data = {"apiVersion": "clusterlint/v1", "kind": "Contract", "metadata": {"name": name, "source": file}, "spec": {"clauses": []}}
     doc = Document(file, 0, data)
     paged = file.lower().endswith(".pdf")
-    first = paragraphs[0][1][0]
+    first = paragraphs[0][1][0]  # (offset, line, column, page) of the first segment
     for path in ((), ("kind",), ("metadata",), ("metadata", "name"), ("spec",), ("spec", "clauses")):
-        doc.positions[path] = first[:2]
+        doc.positions[path] = first[1:3]
     if paged:
-        doc.pages[()] = [first[2]]
+        doc.spans[()] = [first]
     section, counter, kind = "", 0, None
     for text, where, heading in paragraphs:
         if heading:
@@ -89,10 +89,8 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
         i = len(data["spec"]["clauses"])
         data["spec"]["clauses"].append(clause)
         path = ("spec", "clauses", i, "text")
-        doc.spans[path] = [w[:2] for w in where]
-        doc.positions[("spec", "clauses", i)] = doc.positions[path] = doc.positions[("spec", "clauses", i, "ref")] = where[0][:2]
-        if paged:
-            doc.pages[path] = [w[2] for w in where]
+        doc.spans[path] = where
+        doc.positions[("spec", "clauses", i)] = doc.positions[path] = doc.positions[("spec", "clauses", i, "ref")] = where[0][1:3]
     return LoadedFile(file, [] if paged else pages[0], [doc], [], pages=pages if paged else None)
 
 
@@ -101,6 +99,8 @@ _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "w
 
 def _title(line: str) -> bool:
     """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery")."""
+    if len(line) > 120:
+        return False
     words = [w for w in line.split() if any(c.isalpha() for c in w)]
     return (
         0 < len(words) <= 8
@@ -110,7 +110,9 @@ def _title(line: str) -> bool:
 
 
 def _paragraphs(pages: list[list[str]]):
-    """(text, per-character (line, col, page), is_heading) for each paragraph, in order.
+    """(text, segments, is_heading) for each paragraph, in order; a segment is (offset in the text,
+    line, column, page) for each source line the paragraph joins, so memory grows with lines, not
+    characters.
 
     A paragraph ends at a blank line, and before a numbered or bulleted line that follows a line
     ending a sentence (so a wrapped "2.10 USD" does not start a clause). A heading is a Markdown
@@ -132,9 +134,8 @@ def _paragraphs(pages: list[list[str]]):
     def add(body: str, number: int, column: int, page: int):
         if text:
             text.append(" ")
-            where.append(where[-1])
+        where.append((sum(len(t) for t in text), number, column, page))
         text.append(body)
-        where.extend((number, column + i, page) for i in range(len(body)))
         state["lines"] += 1
 
     for page, lines in enumerate(pages, 1):
