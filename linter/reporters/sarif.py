@@ -47,15 +47,13 @@ def _result(f, index: dict) -> dict:
         "partialFingerprints": {"clusterlint/v1": f.fingerprint},
         "properties": {"score": f.score, "path": f.path, **({"page": f.page} if f.page else {}), **({"evidence": list(f.evidence)} if f.evidence else {})},
     }
-    if getattr(f, "suppression", None):
-        result["suppressions"] = [{"kind": "inSource", "justification": f.suppression}]
     return result
 
 
 def render(report, rules: dict | None = None) -> str:
     rules = rules or builtin_rules()
     index = {rule_id: i for i, rule_id in enumerate(rules)}
-    findings = report.findings + list(getattr(report, "suppressed", []))
+    findings = report.findings
     document = {
         "$schema": SCHEMA,
         "version": "2.1.0",
