@@ -106,10 +106,9 @@ def estimate(quotes, workload, contract, accelerator, fmt):
     if not quotes:
         model = _workload_model(workload)
         try:
-            rows = est.sizing(model, accelerator)
+            rows, formulas = est.sizing(model, accelerator)
         except ValueError as exc:
             _fail(str(exc))
-        formulas = est.sizing_formulas(model)
         click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
                    else out.sizing_text(rows, formulas), nl=False)
         return

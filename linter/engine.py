@@ -14,6 +14,7 @@ from .findings import Finding, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem
 from .registry import DOCUMENT_CHECK, Rule, builtin_rules
 from .scoring import finding_score
+from .sentences import sentence_at
 
 
 class Skip(Exception):
@@ -87,13 +88,14 @@ class FileResult:
 
 
 def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
-             page=0, length=0, value=None) -> Finding:
+             page=0, length=0, identity: tuple | None = None) -> Finding:
+    """`identity` is (where, offending value) for the fingerprint; by default the path and the message."""
     severity = severity or rule.severity
     where = dotted(path)
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
         score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
-        fingerprint=fingerprint(rule.id, doc_file, *(value if isinstance(value, tuple) else (where, value if value is not None else message))),
+        fingerprint=fingerprint(rule.id, doc_file, *(identity or (where, message))),
     )
 
 
@@ -167,10 +169,10 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                 page = doc.page(hit.path, hit.offset)
                 value = doc.value(hit.path)
                 if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
-                    from clusterlint.rules.clauses import sentence_at
-
-                    value = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
-                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, value))
+                    identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
+                else:
+                    identity = (dotted(hit.path), hit.message if value is None else value)
+                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, identity))
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:

@@ -27,8 +27,9 @@ RANKING = {
 }
 
 
-def sizing(workload, only: str | None = None) -> list[dict]:
-    """Accelerators needed to train and to serve the workload's model, per catalog accelerator."""
+def sizing(workload, only: str | None = None) -> tuple[list[dict], tuple[str, str]]:
+    """Accelerators needed to train and to serve the workload's model, per catalog accelerator, and
+    the two formulas with the constants they used (ACC001's and ACC002's params)."""
     from clusterlint.rules.common import PRECISION_BYTES, ceil
 
     rules = builtin_rules()
@@ -49,19 +50,12 @@ def sizing(workload, only: str | None = None) -> list[dict]:
         })
     if only and not rows:
         raise ValueError(f"accelerator {only!r} is not in the catalog ({catalog.suggest(only)})")
-    return rows
-
-
-def sizing_formulas(workload) -> tuple[str, str]:
-    from clusterlint.rules.common import PRECISION_BYTES
-
-    rules = builtin_rules()
-    train, serve = rules["ACC001"].settings, rules["ACC002"].settings
-    params = units.human(workload.spec.model.parameters.value, "count")
-    return (
-        f"train: {params} x {train.bytes_per_parameter:g} bytes x {train.overhead:g} / memory (ACC001 params)",
-        f"serve: {params} x {PRECISION_BYTES[workload.spec.precision]:g} bytes ({workload.spec.precision}) x {serve.overhead:g} / memory (ACC002 params)",
+    count = units.human(params, "count")
+    formulas = (
+        f"train: {count} x {train.bytes_per_parameter:g} bytes x {train.overhead:g} / memory (ACC001 params)",
+        f"serve: {count} x {per_param:g} bytes ({workload.spec.precision}) x {serve.overhead:g} / memory (ACC002 params)",
     )
+    return rows, formulas
 
 
 @dataclass
@@ -136,8 +130,9 @@ def quote(review, file: str) -> QuoteEstimate:
         f"{units.human(seconds, 'duration')} x (1 + {share:.2%} checkpoints) / {availability or 1:.2%} availability",
     )
     found = hourly_price(review.contract) if review.contract is not None else None
+    price = found[0] if found else None
     if found is not None:
-        price, where = found
+        where = found[1]
         hours = effective / 3600
         amount = n * hours * price.value
         out.lines["cost"] = Line("cost", amount, f"{fmt(round(amount))} {price.currency}", f"{n} x {fmt(hours)} h x {price.text}",
@@ -150,14 +145,13 @@ def quote(review, file: str) -> QuoteEstimate:
         ok = effective <= spec.deadline.value
         out.lines["deadline"] = Line("meets deadline", ok, f"{'yes' if ok else 'no'} ({units.human(spec.deadline.value, 'duration')})",
                                      "effective time <= workload deadline", ("workload spec.deadline",))
-    if spec.budget is not None and "cost" in out.lines:
-        amount, currency = out.lines["cost"].value, out.lines["cost"].text.split()[-1]
-        if currency == spec.budget.currency:
-            ok = amount <= spec.budget.value
+    if spec.budget is not None and price is not None:
+        if price.currency == spec.budget.currency:
+            ok = out.lines["cost"].value <= spec.budget.value
             out.lines["budget"] = Line("within budget", ok, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})",
                                        "cost <= workload budget", ("workload spec.budget",))
         else:
-            out.notes.append(f"budget not compared: price in {currency}, budget in {spec.budget.currency}")
+            out.notes.append(f"budget not compared: price in {price.currency}, budget in {spec.budget.currency}")
     return out
 
 
@@ -184,6 +178,7 @@ def compare(report, rank_by: str = "fit") -> list[Row]:
     from clusterlint.rules.common import inter_node_per_accelerator
 
     rows = []
+    cards = report.scorecards()
     for result in report.results:
         if not result.reviews or result.reviews[0].cluster is None:
             continue
@@ -194,13 +189,13 @@ def compare(report, rank_by: str = "fit") -> list[Row]:
         stores = storage.shared_storage(review.cluster)
         if stores and review.workload is not None:
             try:
-                need, _ = storage._required(review.workload)
+                need, _ = storage.required_storage(review.workload)
                 headroom = sum(s.capacity.value for _, s in stores) / need
             except Skip:
                 pass
         findings = result.findings
         rows.append(Row(
-            file=result.file, name=review.cluster.metadata.name, estimate=est, card=report.scorecards()[result.file],
+            file=result.file, name=review.cluster.metadata.name, estimate=est, card=cards[result.file],
             counts={s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")},
             per_accelerator=figure[0] if figure else None, headroom=headroom,
             lockin=sorted({f.rule for f in findings if f.rule.startswith("LCK")}),

@@ -289,12 +289,17 @@ def load_text(text: str, file: str) -> LoadedFile:
     return LoadedFile(file, lines, documents, problems)
 
 
+def too_big(data: bytes) -> Problem | None:
+    if len(data) > MAX_BYTES:
+        return Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit", 1, 1)
+    return None
+
+
 def load_bytes(data: bytes, file: str) -> LoadedFile:
     """Load a file's bytes, enforcing the size limit and UTF-8 before parsing."""
-    if len(data) > MAX_BYTES:
-        problem = Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit for a spec", 1, 1)
-        return LoadedFile(file, [], [], [problem])
-    text, problem = decode(data)
+    problem = too_big(data)
+    if problem is None:
+        text, problem = decode(data)
     if problem:
         return LoadedFile(file, [], [], [problem])
     return load_text(text, file)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from .loader import MAX_BYTES, Document, LoadedFile, Problem, decode
+from .loader import Document, LoadedFile, Problem, decode, too_big
 
 SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
 
@@ -42,9 +42,9 @@ def load(data: bytes, file: str) -> LoadedFile:
         except ValueError as exc:
             return LoadedFile(file, [], [], [Problem("SPEC001", str(exc), 1, 1)])
         return read_pages(texts, file)
-    if len(data) > MAX_BYTES:
-        return LoadedFile(file, [], [], [Problem("SPEC001", f"file is {len(data) / 2**20:.1f} MiB, over the {MAX_BYTES // 2**20} MiB limit", 1, 1)])
-    text, problem = decode(data, "a text contract")
+    problem = too_big(data)
+    if problem is None:
+        text, problem = decode(data, "a text contract")
     if problem:
         return LoadedFile(file, [], [], [problem])
     return read_pages([text], file)
@@ -52,15 +52,15 @@ def load(data: bytes, file: str) -> LoadedFile:
 
 def read_pages(texts: list[str], file: str) -> LoadedFile:
     """Clauses from the pages' text; positions are (line, column) within a page, plus the page."""
+    paged = file.lower().endswith(".pdf")
     pages = [text.splitlines() for text in texts]
-    paragraphs = _paragraphs(pages)
+    paragraphs = _paragraphs(pages, paged)
     if not paragraphs:
-        what = "the PDF has no text layer (a scanned image?): no text to review" if file.lower().endswith(".pdf") else "the file is empty: no contract text to review"
+        what = "the PDF has no text layer (a scanned image?): no text to review" if paged else "the file is empty: no contract text to review"
         return LoadedFile(file, [], [], [Problem("SPEC001", what, 1, 1)])
     name = os.path.splitext(os.path.basename(file))[0] or "contract"
     data = {"apiVersion": "clusterlint/v1", "kind": "Contract", "metadata": {"name": name, "source": file}, "spec": {"clauses": []}}
     doc = Document(file, 0, data)
-    paged = file.lower().endswith(".pdf")
     first = paragraphs[0][1][0]  # (offset, line, column, page) of the first segment
     for path in ((), ("kind",), ("metadata",), ("metadata", "name"), ("spec",), ("spec", "clauses")):
         doc.positions[path] = first[1:3]
@@ -109,9 +109,9 @@ def _title(line: str) -> bool:
     )
 
 
-def _paragraphs(pages: list[list[str]]):
+def _paragraphs(pages: list[list[str]], paged: bool):
     """(text, segments, is_heading) for each paragraph, in order; a segment is (offset in the text,
-    line, column, page) for each source line the paragraph joins, so memory grows with lines, not
+    line, column, page: 0 when not `paged`) for each source line the paragraph joins, so memory grows with lines, not
     characters.
 
     A paragraph ends at a blank line, and before a numbered or bulleted line that follows a line
@@ -138,7 +138,8 @@ def _paragraphs(pages: list[list[str]]):
         text.append(body)
         state["lines"] += 1
 
-    for page, lines in enumerate(pages, 1):
+    for number_of_page, lines in enumerate(pages, 1):
+        page = number_of_page if paged else 0
         for number, raw in enumerate(lines, 1):
             line = raw.rstrip()
             if not line.strip() or _SUPPRESSION.match(line):

@@ -16,13 +16,12 @@ parts that `parts()` finds and the messages name when they are absent.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pydantic import field_validator
 
 from clusterlint import units
+from clusterlint.sentences import per_sentence
 
 from .common import Params
 
@@ -107,7 +106,6 @@ _DEFINITION = re.compile(
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
 )
 _RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
-SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])")
 
 
 @dataclass(frozen=True)
@@ -151,33 +149,6 @@ def texts(contract) -> list[Text]:
         if item.method:
             out.append(Text(("spec", "performance", i, "method"), f"performance[{i}].method", item.method, "operative"))
     return out
-
-
-@lru_cache(maxsize=256)
-def _starts(text: str) -> tuple[int, ...]:
-    return (0, *(m.end() for m in SENTENCE_END.finditer(text)))
-
-
-def _sentence(text: str, starts: tuple, i: int) -> str:
-    return text[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(text)]
-
-
-def sentence_at(text: str, offset: int) -> str:
-    """The sentence of `text` that holds character `offset`."""
-    starts = _starts(text)
-    return _sentence(text, starts, bisect_right(starts, offset) - 1)
-
-
-def per_sentence(pattern: re.Pattern, text: str):
-    """(match, sentence) for the first match of `pattern` in each sentence of `text`: linear even on
-    a file that is one enormous sentence."""
-    starts = _starts(text)
-    last = -1
-    for match in pattern.finditer(text):
-        i = bisect_right(starts, match.start()) - 1
-        if i != last:
-            last = i
-            yield match, _sentence(text, starts, i)
 
 
 @dataclass(frozen=True)

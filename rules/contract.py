@@ -12,9 +12,10 @@ from pydantic import Field
 
 from clusterlint import units
 from clusterlint.engine import Skip, check
+from clusterlint.sentences import per_sentence, sentence_at
 
 from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, per_sentence, sentence_at, sentences_with, texts
+from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentences_with, texts
 from .common import Params, fmt
 
 
@@ -194,6 +195,7 @@ def no_performance_guarantee(review, params):
 
 
 _OBLIGATION = re.compile(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guarantees?)\b", re.IGNORECASE)
+_CHECKABLE = re.compile(f"{DATE.pattern}|{MEASURE.pattern}", re.IGNORECASE)  # a date or a figure
 
 
 @check(Params)
@@ -210,7 +212,7 @@ def no_remedy(review, params):
         return
     if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
         return
-    for item, match in sentences_with(contract, _OBLIGATION, re.compile(f"{DATE.pattern}|{MEASURE.pattern}", re.IGNORECASE)):
+    for item, match in sentences_with(contract, _OBLIGATION, _CHECKABLE):
         yield review.hit(
             "Contract", item.path,
             f"{item.label} sets an obligation, and no clause of the contract says what the vendor owes when it is missed "
@@ -300,10 +302,13 @@ def no_exit_terms(review, params):
 
 COST_LINES = ("storage", "network", "support", "egress")
 _LINE_WORDS = {
-    "storage": r"\bstorage\b",
-    "network": r"\b(?:network\w*|interconnect|fabric)\b",
-    "support": r"\bsupport\b",
-    "egress": r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b",
+    line: re.compile(words, re.IGNORECASE)
+    for line, words in {
+        "storage": r"\bstorage\b",
+        "network": r"\b(?:network\w*|interconnect|fabric)\b",
+        "support": r"\bsupport\b",
+        "egress": r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b",
+    }.items()
 }
 _COVERED = re.compile(
     r"\binclud\w*|\bbundled\b|\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bno\s+charge\b"
@@ -321,7 +326,7 @@ def hidden_cost_lines(review, params):
         raise Skip("the contract states no price")
     covered = set(pricing.includes) | {line for line in COST_LINES for key in pricing.extras if line in key}
     for line in COST_LINES:
-        if line not in covered and next(sentences_with(contract, re.compile(_LINE_WORDS[line], re.IGNORECASE), _COVERED), None):
+        if line not in covered and next(sentences_with(contract, _LINE_WORDS[line], _COVERED), None):
             covered.add(line)
     missing = [line for line in COST_LINES if line not in covered]
     if missing:

@@ -7,7 +7,6 @@ from pydantic import Field
 from clusterlint import units
 from clusterlint.engine import Skip, check
 
-from .clauses import hourly_price
 from .common import Params, dense_tflops, fmt, total_accelerators
 
 
@@ -40,7 +39,11 @@ def estimate(review, params) -> dict | None:
         "evidence": (f"dense {_dtype(spec.precision)} {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
         "cost": None,
     }
-    found = hourly_price(review.contract) if review.contract is not None else None
+    found = None
+    if review.contract is not None:
+        from .clauses import hourly_price  # the clause readers load only when a contract is reviewed
+
+        found = hourly_price(review.contract)
     if found is not None:
         price, where = found
         hours = seconds / 3600

@@ -34,7 +34,7 @@ class Headroom(Params):
     min_ratio: float = Field(1.25, ge=1, description="Capacity needed as a multiple of the data it must hold.")
 
 
-def _required(workload) -> tuple[float, str]:
+def required_storage(workload) -> tuple[float, str]:
     spec = workload.spec
     parts, total = [], 0.0
     if spec.dataset is not None and spec.dataset.size is not None:
@@ -54,7 +54,7 @@ def insufficient_storage_headroom(review, params):
     stores = shared_storage(review.cluster)
     if not stores:
         raise Skip("the cluster has no shared storage (see STO004)")
-    need, how = _required(review.workload)
+    need, how = required_storage(review.workload)
     capacity = sum(s.capacity.value for _, s in stores)
     if capacity < params.min_ratio * need:
         at = ("spec", "storage", stores[0][0], "capacity") if len(stores) == 1 else ("spec", "storage")

@@ -53,6 +53,7 @@ def test_line_endings_do_not_move_findings(tmp_path, newline):
     path.write_bytes(WEAK.replace("\n", newline).encode("utf-8"))
     report = check_json(str(path))
     assert [(f["line"], f["column"]) for f in report["findings"] if f["rule"] == "CON001"] == [(3, 23)]
+    assert not [f for f in report["findings"] if "page" in f]  # only PDFs have pages
 
 
 def test_utf8_bom_and_markdown_emphasis(tmp_path):

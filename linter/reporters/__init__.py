@@ -16,5 +16,6 @@ def resolve(fmt: str) -> str:
 
 
 def render(fmt: str, report, color: bool = False) -> str:
-    module = import_module(f"{__name__}.{resolve(fmt)}")
-    return module.render(report, color=color) if fmt in ("text", "auto") and resolve(fmt) == "text" else module.render(report)
+    name = resolve(fmt)
+    module = import_module(f"{__name__}.{name}")
+    return module.render(report, color=color) if name == "text" else module.render(report)

@@ -1,0 +1,39 @@
+"""Sentences of a text, found in linear time even when the text is one enormous sentence.
+
+The engine keys a finding about words in a clause by the sentence they sit in (its fingerprint);
+the contract rules look for words that appear together in one sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])")
+
+
+@lru_cache(maxsize=256)
+def _starts(text: str) -> tuple[int, ...]:
+    return (0, *(m.end() for m in SENTENCE_END.finditer(text)))
+
+
+def _sentence(text: str, starts: tuple, i: int) -> str:
+    return text[starts[i] : starts[i + 1] if i + 1 < len(starts) else len(text)]
+
+
+def sentence_at(text: str, offset: int) -> str:
+    """The sentence of `text` that holds character `offset`."""
+    starts = _starts(text)
+    return _sentence(text, starts, bisect_right(starts, offset) - 1)
+
+
+def per_sentence(pattern: re.Pattern, text: str):
+    """(match, sentence) for the first match of `pattern` in each sentence of `text`."""
+    starts = _starts(text)
+    last = -1
+    for match in pattern.finditer(text):
+        i = bisect_right(starts, match.start()) - 1
+        if i != last:
+            last = i
+            yield match, _sentence(text, starts, i)
