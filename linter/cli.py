@@ -26,12 +26,13 @@ class Group(click.Group):
     """Turns every unexpected exception into a one-line error and exit 2 (tracebacks with --debug)."""
 
     def invoke(self, ctx):
+        from .config import ConfigError
         from .registry import RuleError
         from .run import UsageError
 
         try:
             return super().invoke(ctx)
-        except (UsageError, RuleError) as exc:
+        except (UsageError, RuleError, ConfigError) as exc:
             _fail(str(exc))
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
             raise
@@ -50,21 +51,81 @@ def main(debug):
     """Lint GPU cluster quotes, contracts and workloads before you sign."""
 
 
+def _pairs(values, flag: str) -> list[tuple[str, str]]:
+    out = []
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            _fail(f"{flag} {value!r}: expected NAME=VALUE")
+        out.append((name.strip(), rest.strip()))
+    return out
+
+
+def _selectors(values) -> list[str] | None:
+    return [s.strip() for v in values for s in v.split(",") if s.strip()] or None
+
+
+def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, select=(), extend_select=(), ignore=(), severity=(),
+                param=(), per_file_ignores=(), rules=(), baseline=None, **_) -> dict:
+    """The configuration keys given as flags (they win over configuration files)."""
+    import yaml
+
+    params: dict = {}
+    for name, value in _pairs(param, "--param"):
+        rule_id, dot, key = name.partition(".")
+        if not dot or not key:
+            _fail(f"--param {name}={value}: expected RULE.param=VALUE, e.g. STO002.min_ratio=1.3")
+        params.setdefault(rule_id, {})[key] = yaml.safe_load(value)
+    levels = {}
+    for name, level in _pairs(severity, "--severity"):
+        if level not in ("error", "warning", "info"):
+            _fail(f"--severity {name}={level}: expected error, warning or info")
+        levels[name] = level
+    values = {
+        "workload": workload, "contract": contract, "fail-on": fail_on, "min-score": min_score, "select": _selectors(select),
+        "extend-select": _selectors(extend_select), "ignore": _selectors(ignore), "severity": levels, "params": params,
+        "per-file-ignores": {glob: _selectors([ids]) for glob, ids in _pairs(per_file_ignores, "--per-file-ignores")},
+        "rules": list(rules) or None, "baseline": baseline,
+    }
+    return {k: v for k, v in values.items() if v not in (None, {}, [])}
+
+
+def config_options(fn):
+    """The flags that mirror configuration keys, shared by check and config."""
+    options = [
+        click.option("--config", "config_file", metavar="FILE", help="Use this configuration file for every file (no discovery)."),
+        click.option("--isolated", is_flag=True, help="Ignore every configuration file: defaults and flags only."),
+        click.option("--select", multiple=True, metavar="IDS", help="Rules to run: ids, area prefixes or ALL, comma-separated (replaces select)."),
+        click.option("--extend-select", multiple=True, metavar="IDS", help="Rules to run on top of select."),
+        click.option("--ignore", multiple=True, metavar="IDS", help="Rules not to run (adds to ignore)."),
+        click.option("--severity", multiple=True, metavar="ID=LEVEL", help="Severity of a rule or area: error, warning or info."),
+        click.option("--param", multiple=True, metavar="ID.NAME=VALUE", help="A rule parameter, e.g. STO002.min_ratio=1.3 (VALUE is read as YAML)."),
+        click.option("--per-file-ignores", multiple=True, metavar="GLOB=IDS", help="Rules not to run on files matching GLOB."),
+        click.option("--rules", multiple=True, metavar="PATH", help="User rule file or folder (replaces rules)."),
+        click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review."),
+        click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review."),
+        click.option("--fail-on", type=click.Choice(FAIL_ON), help="Lowest severity that makes the exit code 1 (default: error)."),
+        click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
+        click.option("--baseline", metavar="FILE", help="Report only findings not in this baseline file."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review.")
-@click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review.")
+@config_options
 @click.option("--format", "formats", multiple=True, type=click.Choice(("auto",) + FORMATS), default=("auto",), show_default=True,
               help="Output format; repeat it to write several (auto: github inside GitHub Actions, else text).")
 @click.option("--output", "-o", "outputs", multiple=True, metavar="FILE",
               help="Write the n-th --format to FILE; formats without an --output print to standard output.")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True, help="Lowest severity that makes the exit code 1.")
-@click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100).")
+@click.option("--show-suppressed", is_flag=True, help="List the findings silenced by comments or the baseline, with their reasons.")
+@click.option("--write-baseline", metavar="FILE", help="Record every current finding in FILE (then --baseline FILE reports only new ones).")
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
-def check(paths, workload, contract, formats, outputs, fail_on, min_score, skip_non_specs, color):
+def check(paths, config_file, isolated, formats, outputs, show_suppressed, write_baseline, skip_non_specs, color, **flags):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
-    from .findings import RANK
     from .reporters import render
     from .run import Options, check as run_check
 
@@ -72,21 +133,46 @@ def check(paths, workload, contract, formats, outputs, fail_on, min_score, skip_
         _fail(f"{len(outputs)} --output for {len(formats)} --format: give one format per output file")
     if len(formats) - len(outputs) > 1:
         _fail("only one format can print to standard output: give --output FILE for the others")
-    report = run_check(Options(paths=paths, workload=workload, contract=contract, skip_non_specs=skip_non_specs))
+    options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
+                      use_baseline=not write_baseline)
+    report = run_check(options)
+    if write_baseline:
+        from . import baseline
+
+        findings = report.findings
+        _write(write_baseline, baseline.dumps(findings, write_baseline))
+        click.echo(f"wrote {write_baseline}: {len(findings)} finding{'' if len(findings) == 1 else 's'} recorded; "
+                   f"check with --baseline {write_baseline} to see only new ones", err=True)
+        sys.exit(0)
+    report.show_suppressed = show_suppressed
     for fmt, path in zip(formats, outputs):
-        try:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(render(fmt, report))
-        except OSError as exc:
-            _fail(f"{path}: cannot write ({exc.strerror})")
+        _write(path, render(fmt, report))
     for fmt in formats[len(outputs):]:
         if color is None:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         click.echo(render(fmt, report, color=color), nl=False, color=color)
-    threshold = RANK[fail_on]
-    failed = any(RANK[f.severity] >= threshold for f in report.findings)
-    below = min_score is not None and any(card["score"] < min_score for card in report.scorecards().values())
-    sys.exit(1 if failed or below else 0)
+    sys.exit(1 if report.failed() else 0)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        _fail(f"{path}: cannot write ({exc.strerror})")
+
+
+@main.command(name="config")
+@click.argument("path", required=False, default=".")
+@config_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def config_cmd(path, config_file, isolated, fmt, **flags):
+    """Print the configuration that applies to PATH (default: here), and where each value comes from."""
+    from .config import Resolver
+    from .reporters import docs
+
+    settings = Resolver(_cli_values(**flags), config_file, isolated).for_path(path)
+    click.echo(docs.config_json(settings) if fmt == "json" else docs.config_text(settings), nl=False)
 
 
 @main.command()
@@ -112,7 +198,7 @@ def estimate(quotes, workload, contract, accelerator, fmt):
         click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
                    else out.sizing_text(rows, formulas), nl=False)
         return
-    report = run_check(Options(paths=quotes, workload=workload, contract=contract))
+    report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
     estimates = [est.quote(r.reviews[0], r.file) for r in report.results if r.reviews and r.reviews[0].cluster is not None]
     if not estimates:
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
@@ -147,7 +233,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
     from .reporters import compare as out
     from .run import Options, check as run_check
 
-    report = run_check(Options(paths=quotes, workload=workload, contract=contract))
+    report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
     rows = est.compare(report, rank_by)
     if not rows:
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
@@ -158,11 +244,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
     else:
         text = {"text": out.text, "markdown": out.markdown, "json": out.as_json}[fmt](rows, rank_by)
     if output:
-        try:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as exc:
-            _fail(f"{output}: cannot write ({exc.strerror})")
+        _write(output, text)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -225,25 +307,38 @@ def catalog_cmd(fmt):
     click.echo(docs.catalog_json(catalog.load()) if fmt == "json" else docs.catalog_text(catalog.load()), nl=False)
 
 
+def _known_rules(config_file, isolated) -> dict:
+    """Every rule there is here: built-in, installed plugins', and the configuration's own."""
+    from .config import Resolver
+
+    return Resolver({}, config_file, isolated).for_path(".").rules
+
+
+_ISOLATED = click.option("--isolated", is_flag=True, help="Built-in and plugin rules only: no configuration file.")
+_CONFIG = click.option("--config", "config_file", metavar="FILE", help="Take user rules (and severities) from this configuration.")
+
+
 @main.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-def rules(fmt):
-    """List every rule: id, name, severity, area and summary."""
-    from .registry import builtin_rules
+@_CONFIG
+@_ISOLATED
+def rules(fmt, config_file, isolated):
+    """List every rule: id, name, severity, area and summary (with the configuration's own rules)."""
     from .reporters import docs
 
     render = {"text": docs.rules_text, "json": docs.rules_json, "markdown": docs.rules_markdown}[fmt]
-    click.echo(render(builtin_rules()), nl=False)
+    click.echo(render(_known_rules(config_file, isolated)), nl=False)
 
 
 @main.command()
 @click.argument("rule_id")
-def rule(rule_id):
+@_CONFIG
+@_ISOLATED
+def rule(rule_id, config_file, isolated):
     """Print the full documentation of one rule (e.g. clusterlint rule NET003)."""
-    from .registry import builtin_rules
     from .reporters import docs
 
-    rules_by_id = builtin_rules()
+    rules_by_id = _known_rules(config_file, isolated)
     found = rules_by_id.get(rule_id.upper()) or next((r for r in rules_by_id.values() if r.name == rule_id), None)
     if found is None:
         import difflib

@@ -12,13 +12,22 @@ from dataclasses import dataclass, field
 from . import catalog
 from .findings import Finding, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem
-from .registry import DOCUMENT_CHECK, Rule, builtin_rules
+from .registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from .scoring import finding_score
 from .sentences import sentence_at
 
 
 class Skip(Exception):
     """Raised by a check that cannot run on this review; the message says why."""
+
+
+class ParamError(Exception):
+    """Raised by a check whose param cannot apply to the document (a bound in the wrong unit);
+    the engine names the rule file and line."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True)
@@ -85,9 +94,11 @@ class FileResult:
     skipped: list = field(default_factory=list)
     pages: list | None = None  # a PDF's lines page by page
     reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
+    suppressed: list = field(default_factory=list)  # Suppressed findings (inline or baseline), not counted
+    settings: object = None  # the configuration that applied (fail-on, min-score)
 
 
-def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
+def new_finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
              page=0, length=0, identity: tuple | None = None) -> Finding:
     """`identity` is (where, offending value) for the fingerprint; by default the path and the message."""
     severity = severity or rule.severity
@@ -95,24 +106,25 @@ def _finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str,
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
         score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
-        fingerprint=fingerprint(rule.id, doc_file, *(identity or (where, message))),
+        fingerprint=fingerprint(rule.id, *(identity or (where, message))),
     )
 
 
-def problem_finding(problem: Problem, file: str) -> Finding:
-    rule = builtin_rules()[problem.rule]
-    return _finding(rule, file, problem.line, problem.column, problem.path, problem.message)
+def problem_finding(problem: Problem, file: str, rules: dict | None = None) -> Finding | None:
+    """The finding of a loading problem, under `rules` (None when its rule is not selected)."""
+    rule = (builtin_rules() if rules is None else rules).get(problem.rule)
+    return rule and new_finding(rule, file, problem.line, problem.column, problem.path, problem.message)
 
 
-def typed_documents(loaded: LoadedFile, result: FileResult) -> list[tuple[Document, object]]:
+def typed_documents(loaded: LoadedFile, result: FileResult, rules: dict | None = None) -> list[tuple[Document, object]]:
     """Validate each document of a loaded file; problems become findings in `result`."""
     from .validate import validate
 
-    result.findings.extend(problem_finding(p, loaded.file) for p in loaded.problems)
+    result.findings.extend(f for f in (problem_finding(p, loaded.file, rules) for p in loaded.problems) if f)
     typed = []
     for doc in loaded.documents:
         model, problems = validate(doc)
-        result.findings.extend(problem_finding(p, loaded.file) for p in problems)
+        result.findings.extend(f for f in (problem_finding(p, loaded.file, rules) for p in problems) if f)
         if model is not None:
             typed.append((doc, model))
     return typed
@@ -145,7 +157,7 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
     missing kind says why the kind is missing.
     """
-    rules = rules or builtin_rules()
+    rules = builtin_rules() if rules is None else rules
     for review in reviews(typed, shared):
         result.reviews.append(review)
         for rule in rules.values():
@@ -163,6 +175,9 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
             except Skip as exc:
                 _skip(result, rule, str(exc))
                 continue
+            except ParamError as exc:
+                at = rule.params_from or rule.where("params", exc.param)
+                raise RuleError(f"{at}: {rule.id} params.{exc.param}: {exc}") from None
             for hit in hits:
                 doc = review.docs[hit.kind]
                 line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
@@ -172,7 +187,7 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                     identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
                 else:
                     identity = (dotted(hit.path), hit.message if value is None else value)
-                result.findings.append(_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, identity))
+                result.findings.append(new_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, identity))
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:

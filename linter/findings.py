@@ -46,12 +46,14 @@ class Finding:
         }
 
 
-def fingerprint(rule: str, file: str, where: str, value) -> str:
-    """A finding's identity that survives edits elsewhere in the file: its rule, file, spec path (or
-    for words in a clause, the sentence they sit in) and the offending value, never its line."""
+def fingerprint(rule: str, where: str, value) -> str:
+    """A finding's identity within its file that survives edits elsewhere in it: its rule, spec path
+    (or for words in a clause, the sentence they sit in) and the offending value, never its line.
+    The file is not part of it, so it does not change with the directory clusterlint runs from;
+    baselines and SARIF pair it with the file."""
     import hashlib
 
-    return hashlib.sha256(f"{rule}\0{file}\0{where}\0{value!r}".encode("utf-8")).hexdigest()[:24]
+    return hashlib.sha256(f"{rule}\0{where}\0{value!r}".encode("utf-8")).hexdigest()[:24]
 
 
 def dotted(path) -> str:

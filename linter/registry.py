@@ -1,24 +1,36 @@
-"""Rules as data: one YAML file per rule, validated at load, its check resolved on use."""
+"""Rules as data: one YAML file per rule, validated at load, its check resolved on use.
+
+Three places hold rules: the built-in package `clusterlint.rules`, the user's rule files (the
+configuration's `rules:`), and installed plugins (packages that register a folder of rule files
+under the entry-point group `clusterlint.rules`). All use the same YAML shape; user and plugin
+rules may leave out the documentation fields, and must use an id prefix of their own.
+"""
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import import_module, resources
 
-AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI")
+AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP")
 KINDS = ("Cluster", "Contract", "Workload")
-DOCUMENT_CHECK = "document"  # SPEC rules: raised by the loader and validator, not by a check
+DOCUMENT_CHECK = "document"  # SPEC and SUP rules: raised while reading a file, not by a check
+ENTRY_POINTS = "clusterlint.rules"
+GENERIC = {"threshold": "threshold", "required": "required", "one-of": "one_of", "none-of": "none_of", "pattern": "pattern", "ratio": "ratio"}
+DEFAULT_WEIGHT = 10  # a user rule without `weight` costs what a typical built-in rule costs
 
 RULE_ID = re.compile(r"^[A-Z]{2,8}[0-9]{3}$")
 CHECK_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 REQUIRED = ("id", "name", "area", "severity", "weight", "check", "needs", "summary", "why", "fix", "sources", "examples")
+USER_REQUIRED = ("id", "name", "severity", "check", "needs", "summary")
 OPTIONAL = ("params",)
 
 
 class RuleError(Exception):
-    """A rule file is broken: names the file and the field."""
+    """A rule file is broken: names the file, line and field."""
 
 
 @dataclass(frozen=True)
@@ -37,78 +49,123 @@ class Rule:
     examples: dict
     params: dict
     file: str
+    positions: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> (line, col) in `file`
+    origin: str = "built-in"  # built-in, the user's rule file, or "plugin NAME"
+    params_from: str = ""  # where overriding params were written (configuration), for their errors
+
+    def where(self, *path) -> str:
+        """`file:line:col` of a field of the rule file (or of the nearest written parent)."""
+        while path and path not in self.positions:
+            path = path[:-1]
+        line, col = self.positions.get(path, (0, 0))
+        return f"{self.file}:{line}:{col}" if line else self.file
 
     @cached_property
     def function(self):
-        """The check function, imported on first use; its `Params` model validates `params`."""
+        """The check function, imported on first use (a user module from beside its rule file)."""
         module_name, _, attr = self.check.partition(":")
+        folder = os.path.dirname(os.path.abspath(self.file)) if self.origin == "user" else None
+        if folder:
+            sys.path.insert(0, folder)
         try:
-            fn = getattr(import_module(module_name), attr)
+            return getattr(import_module(module_name), attr)
         except (ImportError, AttributeError) as exc:
-            raise RuleError(f"{self.file}: check: cannot import {self.check!r} ({exc})") from None
-        return fn
+            raise RuleError(f"{self.where('check')}: check: cannot import {self.check!r} ({exc})") from None
+        finally:
+            if folder:
+                sys.path.remove(folder)
 
     @cached_property
     def settings(self):
-        """The rule's params validated by the check's pydantic `Params` model."""
+        """The rule's params validated by the check's pydantic `Params` model (a read-only
+        mapping for a user check without one)."""
         from pydantic import ValidationError
 
         params_cls = getattr(self.function, "Params", None)
         if params_cls is None:
-            raise RuleError(f"{self.file}: check: {self.check!r} has no Params model")
+            from types import MappingProxyType
+
+            return MappingProxyType(dict(self.params))
         try:
             return params_cls(**self.params)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise RuleError(f"{self.file}: params.{where}: {first['msg']}") from None
+            loc = tuple(str(p) for p in first["loc"])
+            at = self.params_from or self.where("params", *loc)
+            raise RuleError(f"{at}: {self.id} params.{'.'.join(loc) or '(all)'}: {first['msg']}") from None
 
 
-def _fail(file: str, field: str, message: str):
-    raise RuleError(f"{file}: {field}: {message}")
+def parse_rule(data, file: str, positions: dict | None = None, origin: str = "built-in") -> Rule:
+    """Validate one rule file's data (the rule schema) and build the Rule.
 
+    Built-in rules carry all their documentation; user and plugin rules (`origin` other than
+    built-in) need only what runs them, take `area` from their id, and must not use a built-in prefix.
+    """
+    positions = positions or {}
 
-def parse_rule(data, file: str) -> Rule:
-    """Validate one rule file's data (the rule schema) and build the Rule."""
+    def _fail(field: str, message: str):
+        path = (field,) if field in (data if isinstance(data, dict) else {}) else ()
+        line, col = positions.get(path, (0, 0))
+        raise RuleError(f"{file}:{line}:{col}: {field}: {message}" if line else f"{file}: {field}: {message}")
+
+    user = origin != "built-in"
+    required = USER_REQUIRED if user else REQUIRED
     if not isinstance(data, dict):
-        _fail(file, "document", "a rule file is a mapping")
+        _fail("document", "a rule file is a mapping")
     for key in data:
         if key not in REQUIRED and key not in OPTIONAL:
-            _fail(file, key, f"unknown field; expected one of {', '.join(REQUIRED + OPTIONAL)}")
-    for key in REQUIRED:
+            import difflib
+
+            close = difflib.get_close_matches(str(key), REQUIRED + OPTIONAL, n=1)
+            _fail(key, f"unknown field{f' (did you mean {close[0]!r}?)' if close else ''}; expected one of {', '.join(REQUIRED + OPTIONAL)}")
+    for key in required:
         if key not in data:
-            _fail(file, key, "required field is missing")
+            _fail(key, "required field is missing")
     if not isinstance(data["id"], str) or not RULE_ID.match(data["id"]):
-        _fail(file, "id", f"expected an id like NET001, found {data['id']!r}")
+        _fail("id", f"expected an id like NET001, found {data['id']!r}")
+    prefix = data["id"].rstrip("0123456789")
+    if user:
+        if prefix in AREAS or prefix == "ALL":
+            _fail("id", f"{data['id']} uses the built-in prefix {prefix}; give your rules a prefix of your own, such as ORG")
+        data = {"area": prefix, "weight": DEFAULT_WEIGHT, "why": data["summary"], "fix": data["summary"], "sources": ["(none given)"],
+                "examples": {"bad": "", "good": ""}, **data}
     if data["area"] not in AREAS and not (isinstance(data["area"], str) and data["id"].startswith(data["area"])):
-        _fail(file, "area", f"expected one of {', '.join(AREAS)}, found {data['area']!r}")
+        _fail("area", f"expected one of {', '.join(AREAS)}, found {data['area']!r}")
     if not data["id"].startswith(data["area"]):
-        _fail(file, "id", f"{data['id']!r} does not start with its area {data['area']!r}")
+        _fail("id", f"{data['id']!r} does not start with its area {data['area']!r}")
     if data["severity"] not in ("error", "warning", "info"):
-        _fail(file, "severity", f"expected error, warning or info, found {data['severity']!r}")
+        _fail("severity", f"expected error, warning or info, found {data['severity']!r}")
     if isinstance(data["weight"], bool) or not isinstance(data["weight"], (int, float)) or not 0 <= data["weight"] <= 100:
-        _fail(file, "weight", f"expected a number from 0 to 100, found {data['weight']!r}")
-    if data["check"] != DOCUMENT_CHECK and not (isinstance(data["check"], str) and CHECK_REF.match(data["check"])):
-        _fail(file, "check", f"expected module:function, found {data['check']!r}")
+        _fail("weight", f"expected a number from 0 to 100, found {data['weight']!r}")
+    check = data["check"]
+    if check in GENERIC:
+        check = f"clusterlint.rules.generic:{GENERIC[check]}"
+    elif check != DOCUMENT_CHECK and not (isinstance(check, str) and CHECK_REF.match(check)):
+        _fail("check", f"expected module:function or one of {', '.join(GENERIC)}, found {check!r}")
     if not isinstance(data["needs"], list) or any(k not in KINDS for k in data["needs"]):
-        _fail(file, "needs", f"expected a list of {', '.join(KINDS)}, found {data['needs']!r}")
+        _fail("needs", f"expected a list of {', '.join(KINDS)}, found {data['needs']!r}")
     for key in ("name", "summary", "why", "fix"):
         if not isinstance(data[key], str) or not data[key].strip():
-            _fail(file, key, "expected non-empty text")
+            _fail(key, "expected non-empty text")
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", data["name"]):
-        _fail(file, "name", f"expected a kebab-case name, found {data['name']!r}")
+        _fail("name", f"expected a kebab-case name, found {data['name']!r}")
     if not isinstance(data["sources"], list) or not data["sources"] or not all(isinstance(s, str) and s for s in data["sources"]):
-        _fail(file, "sources", "expected a non-empty list of citations")
+        _fail("sources", "expected a non-empty list of citations")
     examples = data["examples"]
     if not isinstance(examples, dict) or set(examples) != {"bad", "good"} or not all(isinstance(v, str) for v in examples.values()):
-        _fail(file, "examples", "expected a mapping with text under bad and good")
+        _fail("examples", "expected a mapping with text under bad and good")
     params = data.get("params") or {}
     if not isinstance(params, dict):
-        _fail(file, "params", "expected a mapping of parameter values")
+        _fail("params", "expected a mapping of parameter values")
+    if check.startswith("clusterlint.rules.generic:") and "document" not in params:
+        if len(data["needs"]) != 1:
+            _fail("params", "a generic check needs params.document (Cluster, Contract or Workload) when needs lists several kinds")
+        params = {"document": data["needs"][0], **params}
     return Rule(
         id=data["id"], name=data["name"], area=data["area"], severity=data["severity"], weight=float(data["weight"]),
-        check=data["check"], needs=tuple(data["needs"]), summary=data["summary"].strip(), why=data["why"].strip(),
+        check=check, needs=tuple(data["needs"]), summary=data["summary"].strip(), why=data["why"].strip(),
         fix=data["fix"].strip(), sources=tuple(data["sources"]), examples=examples, params=params, file=file,
+        positions=positions, origin=origin,
     )
 
 
@@ -135,3 +192,67 @@ def builtin_rules() -> dict[str, Rule]:
             raise RuleError(f"{file}: id: {rule.id} is already defined in {rules[rule.id].file}")
         rules[rule.id] = rule
     return dict(sorted(rules.items()))
+
+
+def _add(rules: dict, rule: Rule) -> None:
+    if rule.id in rules:
+        raise RuleError(f"{rule.where('id')}: id: {rule.id} is already defined in {rules[rule.id].where('id')}")
+    rules[rule.id] = rule
+
+
+def read_rule_file(path: str, origin: str, data: bytes | None = None) -> Rule:
+    """One user or plugin rule file, with the line and column of each field for its errors."""
+    from .loader import load_bytes
+
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            raise RuleError(f"{path}: cannot read rule file ({exc.strerror})") from None
+    loaded = load_bytes(data, path)
+    if loaded.problems:
+        problem = loaded.problems[0]
+        raise RuleError(f"{path}:{problem.line}:{problem.column}: {problem.message}")
+    if len(loaded.documents) != 1:
+        raise RuleError(f"{path}: a rule file holds exactly one YAML document, found {len(loaded.documents)}")
+    doc = loaded.documents[0]
+    return parse_rule(doc.data, path, {**doc.positions, **doc.key_positions}, origin)
+
+
+def user_rules(paths) -> dict[str, Rule]:
+    """The rules in user rule files and folders (folders: every .yaml/.yml below, in name order)."""
+    rules: dict[str, Rule] = {}
+    for path in paths:
+        if os.path.isdir(path):
+            files = sorted(os.path.join(root, name) for root, dirs, names in os.walk(path) for name in names
+                           if name.endswith((".yaml", ".yml")) and not any(p.startswith(".") for p in os.path.relpath(root, path).split(os.sep) if p != "."))
+            if not files:
+                raise RuleError(f"{path}: no rule files (.yaml, .yml) in this folder")
+        elif os.path.exists(path):
+            files = [path]
+        else:
+            raise RuleError(f"{path}: no such rule file or folder")
+        for file in files:
+            shown = os.path.relpath(file)
+            _add(rules, read_rule_file(file if shown.startswith("..") else shown, "user"))
+    return rules
+
+
+@lru_cache(maxsize=1)
+def plugin_rules() -> dict[str, Rule]:
+    """Rules of installed plugins: each entry point of group `clusterlint.rules` names a package
+    whose .yaml files are rule files (their checks live in the plugin's own modules)."""
+    from importlib.metadata import entry_points
+
+    rules: dict[str, Rule] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINTS), key=lambda e: e.name):
+        try:
+            package = ep.load()
+            folder = resources.files(package)
+        except Exception as exc:  # a broken plugin must say which one it is
+            raise RuleError(f"plugin {ep.name} ({ep.value}): cannot load ({type(exc).__name__}: {exc})") from None
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith((".yaml", ".yml")):
+                _add(rules, read_rule_file(str(entry), f"plugin {ep.name}", entry.read_bytes()))
+    return rules

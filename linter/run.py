@@ -23,19 +23,27 @@ class UsageError(Exception):
 @dataclass
 class Options:
     paths: tuple = ()
-    workload: str | None = None
-    contract: str | None = None  # a Contract (YAML, text, Markdown or PDF) applied to every review
+    cli: dict = field(default_factory=dict)  # configuration keys given on the command line (they win)
+    config: str | None = None  # --config FILE: one configuration for every file
+    isolated: bool = False  # --isolated: defaults only
     skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
+    use_baseline: bool = True  # False while writing a baseline: record everything found
 
 
 @dataclass
 class Report:
     results: list = field(default_factory=list)  # FileResult per reviewed file
     not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
+    rules: dict = field(default_factory=dict)  # every rule that ran on some file, by id (for SARIF)
+    show_suppressed: bool = False  # list suppressed findings in text output
 
     @property
     def findings(self) -> list:
         return sorted(f for r in self.results for f in r.findings)
+
+    @property
+    def suppressed(self) -> list:
+        return sorted((s for r in self.results for s in r.suppressed), key=lambda s: s.finding)
 
     @property
     def skipped(self) -> list:
@@ -43,6 +51,18 @@ class Report:
 
     def scorecards(self) -> dict:
         return {r.file: scorecard(r.findings) for r in self.results}
+
+    def failed(self) -> bool:
+        """Exit 1: a finding at or above its file's fail-on, or a review below its min-score."""
+        from .findings import RANK
+
+        for r in self.results:
+            values = r.settings.values
+            if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in r.findings):
+                return True
+            if values["min-score"] is not None and scorecard(r.findings)["score"] < values["min-score"]:
+                return True
+        return False
 
 
 def _display(path: str) -> str:
@@ -95,42 +115,93 @@ def _read(path: str) -> tuple[str, bytes]:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _load(path: str):
+def _load(path: str, rules: dict):
     name, data = _read(path)
-    if is_prose(path):
-        from . import prose
+    prose = is_prose(path)
+    if prose:
+        from . import prose as prose_reader
 
-        loaded = prose.load(data, name)
+        loaded = prose_reader.load(data, name)
     else:
         loaded = load_bytes(data, name)
     result = FileResult(name, loaded.lines, pages=loaded.pages)
-    typed = typed_documents(loaded, result)
-    return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems)
+    typed = typed_documents(loaded, result, rules)
+    return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems), loaded
 
 
-def _shared(report: Report, path: str | None, kind: str):
-    """The document of `kind` in a file given with --workload or --contract (its load problems are reported)."""
-    if not path:
-        return None, False
-    result, typed, invalid = _load(path)
-    found = [item for item in typed if item[0].kind == kind]
-    if not found and not invalid:
-        raise UsageError(f"{path}: holds no {kind} document")
-    if result.findings:
-        report.results.append(result)
-    return (found[0] if found else None), not found
+def _suppress(result: FileResult, loaded, rules: dict, known: dict) -> None:
+    from . import suppressions
+
+    prose = is_prose(result.file)
+    pages = loaded.pages or [loaded.lines]
+    found, malformed = suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {})
+    if found or malformed:
+        suppressions.apply(result, found, malformed, rules, known)
+
+
+class _Shared:
+    """Documents given with --workload / --contract (or the configuration's workload / contract),
+    each loaded once; their own problems are reported once."""
+
+    def __init__(self, report: Report):
+        self.report = report
+        self.loaded: dict = {}
+
+    def get(self, path: str | None, kind: str, settings):
+        if not path:
+            return None, False
+        key = os.path.abspath(path)
+        if key not in self.loaded:
+            if not os.path.exists(path):
+                raise UsageError(f"{path}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
+            result, typed, invalid, _ = _load(path, settings.rules_for(path))
+            found = [item for item in typed if item[0].kind == kind]
+            if not found and not invalid:
+                raise UsageError(f"{path}: holds no {kind} document")
+            if result.findings:
+                result.settings = settings
+                self.report.results.append(result)
+            self.loaded[key] = (found[0] if found else None), not found
+        return self.loaded[key]
 
 
 def check(options: Options) -> Report:
+    from .config import Resolver
+
     report = Report()
-    workload, bad_workload = _shared(report, options.workload, "Workload")
-    contract, bad_contract = _shared(report, options.contract, "Contract")
-    shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
+    resolver = Resolver(options.cli, options.config, options.isolated)
+    shared_docs = _Shared(report)
+    baselines: dict = {}
     for path in discover(options.paths):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(_display(path))
             continue
-        result, typed, invalid = _load(path)
-        run_rules(result, typed, shared, invalid or bad_workload or bad_contract)
+        settings = resolver.for_path(path)
+        rules = settings.rules_for(path)
+        report.rules.update(rules)
+        workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
+        contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
+        shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
+        result, typed, invalid, loaded = _load(path, rules)
+        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
+        _suppress(result, loaded, rules, settings.rules)
+        result.settings = settings
+        baseline = settings.values["baseline"]
+        if baseline and options.use_baseline:
+            _apply_baseline(result, baseline, baselines)
         report.results.append(result)
     return report
+
+
+def _apply_baseline(result: FileResult, path: str, cache: dict) -> None:
+    from . import baseline
+    from .suppressions import Suppressed
+
+    if path not in cache:
+        try:
+            cache[path] = baseline.load(path)
+        except baseline.BaselineError as exc:
+            raise UsageError(str(exc)) from None
+    new, known = baseline.split(result.findings, cache[path], path)
+    result.findings = new
+    result.suppressed.extend(Suppressed(f, "external", f"in the baseline {_display(path)}") for f in known)

@@ -30,7 +30,8 @@ def _fields_at(model_cls, loc: tuple):
     for part in loc:
         if isinstance(part, int):
             continue
-        field = current.model_fields.get(part) if isinstance(current, type) and issubclass(current, BaseModel) else None
+        fields = {f.alias or name: f for name, f in current.model_fields.items()} if isinstance(current, type) and issubclass(current, BaseModel) else {}
+        field = fields.get(part)
         if field is None:
             return []
         annotation = field.annotation
@@ -40,7 +41,7 @@ def _fields_at(model_cls, loc: tuple):
             if annotation is None:
                 return []
         current = annotation
-    return list(current.model_fields) if isinstance(current, type) and issubclass(current, BaseModel) else []
+    return [f.alias or name for name, f in current.model_fields.items()] if isinstance(current, type) and issubclass(current, BaseModel) else []
 
 
 def _describe(value) -> str:
@@ -53,7 +54,7 @@ def _describe(value) -> str:
     return repr(value)
 
 
-def _message(error: dict, model_cls) -> tuple[str, str, bool]:
+def message(error: dict, model_cls) -> tuple[str, str, bool]:
     """(rule, message, point-at-key) for one pydantic error."""
     loc = tuple(p for p in error["loc"] if p != "[key]")
     field = dotted(loc) or "document"
@@ -102,8 +103,8 @@ def validate(doc: Document):
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False):
-            rule, message, at_key = _message(error, model_cls)
+            rule, text, at_key = message(error, model_cls)
             path = tuple(p for p in error["loc"] if p != "[key]")
             line, col = doc.locate(path, key=at_key or "[key]" in error["loc"])
-            problems.append(Problem(rule, message, line, col, path))
+            problems.append(Problem(rule, text, line, col, path))
         return None, problems

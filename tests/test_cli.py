@@ -34,7 +34,7 @@ def test_text_output_has_position_excerpt_and_caret():
 
 def test_json_is_stable_and_complete():
     report = json.loads(run_cli("check", "--format", "json", str(FIXTURES / "NET004" / "bad.yaml"))[1])
-    assert set(report) == {"version", "files", "not_specs", "findings", "skipped", "summary", "score"}
+    assert set(report) == {"version", "files", "not_specs", "findings", "suppressed", "skipped", "summary", "score"}
     finding = next(f for f in report["findings"] if f["rule"] == "NET004")
     assert set(finding) == {"rule", "name", "severity", "score", "message", "file", "line", "column", "path", "evidence", "fingerprint"}
     assert (finding["name"], finding["severity"], finding["score"], finding["path"]) == ("no-rdma-fabric", "error", 15.0, "spec.network.inter_node.rdma")
@@ -100,6 +100,6 @@ def test_rule_and_rules_and_catalog_commands():
     assert "`warn_below` = `400Gbps`" in out
     assert run_cli("rule", "low-inter-node-bandwidth")[1] == out
     listing = run_cli("rules")[1].splitlines()
-    assert len(listing) == len(builtin_rules()) == 48 and listing[0].startswith("ACC001")
+    assert len(listing) == len(builtin_rules()) == 51 and listing[0].startswith("ACC001")
     catalog = run_cli("catalog")[1]
     assert "TPU-v5p" in catalog and "Google Cloud" in catalog and "https://" in catalog

@@ -40,7 +40,7 @@ def test_catalog_has_every_required_accelerator_with_sources():
 
 @pytest.mark.parametrize("field, value, message", [
     ("severity", "fatal", "rules/x.yaml: severity: expected error, warning or info, found 'fatal'"),
-    ("check", "not a ref", "rules/x.yaml: check: expected module:function, found 'not a ref'"),
+    ("check", "not a ref", "rules/x.yaml: check: expected module:function or one of threshold, required, one-of, none-of, pattern, ratio, found 'not a ref'"),
     ("nonsense", 1, "rules/x.yaml: nonsense: unknown field"),
 ])
 def test_broken_rule_file_names_file_and_field(field, value, message):

@@ -57,6 +57,16 @@ MESSAGES = {
     "STO006": "pool 'gpu' has no local NVMe: no fast scratch for checkpoints staged before upload, or for dataset caches",
     "SW001": 'orchestrator none: without Slurm or Kubernetes, sharing nodes, queueing jobs and restarting after failures are manual',
     "SW002": "no root access: drivers, NCCL versions and kernel settings wait on the provider's support queue",
+    "SUP001": "suppression of NET003 gives no reason; write it after the brackets: clusterlint: ignore[NET003] why it is accepted",
+    "SUP002": [
+        "unused suppression: no NET003 finding on line 20",
+        "suppression names unknown rule 'NET04' (did you mean 'NET004'?)",
+        "SPEC002 cannot be suppressed: fix the file (or the comment) instead",
+    ],
+    "SUP003": [
+        "not a suppression: 'ignore NET003 accepted'; write clusterlint: ignore[ID, ...] reason, or ignore-file[ID, ...] reason",
+        "not a suppression: 'disable[STO001] not a form clusterlint reads'; write clusterlint: ignore[ID, ...] reason, or ignore-file[ID, ...] reason",
+    ],
     "UNI001": 'nic_speed 400GB/s = 3.2 Tbps per port, faster than any NIC (800 Gbps): NICs are sold in bits, did the quote mean 400Gbps?',
     "UNI002": 'intra-node bandwidth 900GB/s counts both directions: 450 GB/s each way, the figure a collective sees',
     "UNI003": 'intra-node bandwidth 7200GB/s is the node aggregate (8 x 900 GB/s), not the per-accelerator figure clusterlint expects',

@@ -13,6 +13,8 @@ def _params(rule) -> list[tuple[str, object, str]]:
     if rule.check == "document":
         return []
     settings = rule.settings
+    if not hasattr(type(settings), "model_fields"):  # a user check without a Params model
+        return [(name, value, "") for name, value in settings.items()]
     fields = type(settings).model_fields
     return [(name, getattr(settings, name), fields[name].description or "") for name in fields]
 
@@ -20,14 +22,17 @@ def _params(rule) -> list[tuple[str, object, str]]:
 def rule_text(rule) -> str:
     lines = [f"# {rule.id} {rule.name}", "", f"Area: {rule.area}    Severity: {rule.severity}    Weight: {rule.weight:g}"]
     lines.append(f"Needs: {', '.join(rule.needs) if rule.needs else 'any document'}")
+    if rule.origin != "built-in":
+        lines.append(f"From: {rule.origin} rule file {rule.file}")
     lines += ["", "## Summary", rule.summary, "", "## Why", rule.why, "", "## Fix", rule.fix]
     params = _params(rule)
     if params:
         lines += ["", "## Parameters"]
         lines += [f"- `{name}` = `{value}`: {desc}" for name, value, desc in params]
     lines += ["", "## Sources"] + [f"- {s}" for s in rule.sources]
-    lines += ["", "## Example: bad", "```yaml", rule.examples["bad"].rstrip(), "```"]
-    lines += ["", "## Example: good", "```yaml", rule.examples["good"].rstrip(), "```"]
+    for label in ("bad", "good"):
+        if rule.examples[label].strip():
+            lines += ["", f"## Example: {label}", "```yaml", rule.examples[label].rstrip(), "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -82,3 +87,33 @@ def catalog_text(catalog) -> str:
     lines = ["Dense peak TFLOPS per dtype; bandwidths bidirectional as quoted.", "", fmt(head)] + [fmt(r) for r in rows]
     lines += ["", "Sources:"] + [f"  {i}: " + ", ".join(f"{k} {v}" for k, v in f.sources.items()) for i, f in catalog.items()]
     return "\n".join(lines) + "\n"
+
+
+def _flow(value) -> str:
+    """A value as YAML flow text (JSON is valid YAML): one line per key."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def config_text(settings) -> str:
+    """The effective configuration as YAML a user can copy, each key commented with its origin."""
+    import os
+
+    head = f"# configuration file: {os.path.relpath(settings.file)}" if settings.file else "# no configuration file: defaults and flags only"
+    lines = [head]
+    width = max(len(f"{k}: {_flow(v)}") for k, v in settings.values.items())
+    for key, value in settings.values.items():
+        lines.append(f"{f'{key}: {_flow(value)}':<{width}}  # {settings.origins[key]}")
+    extra = [r for r in settings.rules.values() if r.origin != "built-in"]
+    if extra:
+        lines.append("# rules beyond the built-in ones:")
+        lines += [f"#   {r.id} {r.name} ({r.origin}: {r.file})" for r in extra]
+    return "\n".join(lines) + "\n"
+
+
+def config_json(settings) -> str:
+    data = {
+        "file": settings.file,
+        "values": {k: {"value": v, "origin": settings.origins[k]} for k, v in settings.values.items()},
+        "rules": {r.id: {"origin": r.origin, "file": r.file, "severity": r.severity} for r in settings.rules.values() if r.origin != "built-in"},
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -23,8 +23,9 @@ def render(report) -> str:
         "files": [r.file for r in report.results],
         "not_specs": report.not_specs,
         "findings": [f.as_json() for f in findings],
+        "suppressed": [s.as_json() for s in report.suppressed],
         "skipped": [s.as_json() for s in report.skipped],
-        "summary": {"findings": len(findings), **counts},
+        "summary": {"findings": len(findings), **counts, "suppressed": len(report.suppressed)},
         "score": overall(report),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

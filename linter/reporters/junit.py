@@ -12,7 +12,7 @@ from ..registry import builtin_rules
 
 
 def render(report, rules: dict | None = None) -> str:
-    rules = rules or builtin_rules()
+    rules = rules or report.rules or builtin_rules()  # the rules that ran, with their configured severities
     root = ET.Element("testsuites", name="clusterlint")
     totals = {"tests": 0, "failures": 0, "skipped": 0}
     for result in report.results:

@@ -28,13 +28,13 @@ def _rule(rule) -> dict:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.why},
         "help": {"text": rule.fix},
-        "helpUri": help_uri(rule.id),
+        **({"helpUri": help_uri(rule.id)} if rule.origin == "built-in" else {}),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"tags": [rule.area], "weight": rule.weight},
     }
 
 
-def _result(f, index: dict) -> dict:
+def _result(f, index: dict, suppression=None) -> dict:
     region = {"startLine": f.line, "startColumn": f.column}
     if f.length:
         region["endColumn"] = f.column + f.length  # clipped by viewers at the line's end
@@ -47,11 +47,13 @@ def _result(f, index: dict) -> dict:
         "partialFingerprints": {"clusterlint/v1": f.fingerprint},
         "properties": {"score": f.score, "path": f.path, **({"page": f.page} if f.page else {}), **({"evidence": list(f.evidence)} if f.evidence else {})},
     }
+    if suppression is not None:  # viewers show it as dismissed, with the reason
+        result["suppressions"] = [{"kind": suppression.kind, "justification": suppression.justification}]
     return result
 
 
 def render(report, rules: dict | None = None) -> str:
-    rules = rules or builtin_rules()
+    rules = rules or {**builtin_rules(), **report.rules}
     index = {rule_id: i for i, rule_id in enumerate(rules)}
     findings = report.findings
     document = {
@@ -62,7 +64,7 @@ def render(report, rules: dict | None = None) -> str:
                                 "rules": [_rule(r) for r in rules.values()]}},
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The directory clusterlint ran in (the repository root in CI)."}}},
             "invocations": [{"executionSuccessful": True}],
-            "results": [_result(f, index) for f in findings],
+            "results": [_result(f, index) for f in findings] + [_result(s.finding, index, s) for s in report.suppressed],
             "properties": {"score": overall(report), "skipped": [s.as_json() for s in report.skipped]},
         }],
     }

@@ -53,12 +53,21 @@ def render(report, color: bool = False) -> str:
         out.extend(_excerpt(lines, f.line, f.column, color, f.length))
         out.extend(f"  = {note}" for note in f.evidence)
         out.append("")
+    suppressed = report.suppressed
+    if report.show_suppressed and suppressed:
+        out.append(f"Suppressed ({len(suppressed)}, not counted):")
+        for s in suppressed:
+            how = f"ignored on line {s.line}" if s.kind == "inSource" else "baseline"
+            out.append(f"  {location(s.finding)}: {s.finding.rule} [{s.finding.severity}] {s.finding.message}")
+            out.append(f"    {how}: {s.justification}")
+        out.append("")
     counts = [_plural(sum(1 for f in findings if f.severity == s), s) for s in ("error", "warning", "info")]
     files = _plural(len(report.results), "file")
+    hidden = f" {len(suppressed)} suppressed{'' if report.show_suppressed else ' (--show-suppressed lists them)'}." if suppressed else ""
     if findings:
-        out.append(f"Found {_plural(len(findings), 'finding')} ({', '.join(counts)}) in {files}.")
+        out.append(f"Found {_plural(len(findings), 'finding')} ({', '.join(counts)}) in {files}.{hidden}")
     else:
-        out.append(f"No findings in {files}.")
+        out.append(f"No findings in {files}.{hidden}")
     if report.not_specs:
         out.append(f"Not linted ({_plural(len(report.not_specs), 'file')} with no clusterlint document): {', '.join(report.not_specs)}")
     out.extend(_skipped(report.skipped))

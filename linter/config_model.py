@@ -1,0 +1,52 @@
+"""The configuration file's model: the source of `schemas/config.schema.json`.
+
+Keys are written with hyphens, as in `.clusterlint.yaml` and `[tool.clusterlint]`. Rule ids and
+selectors are checked against the rules that exist (with a "did you mean") by `config.py`, which
+knows the user's and plugins' rules too; the schema carries their shape for editors.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+from .models import SCHEMA_BASE, Strict, _not_bool
+
+SELECTOR_PATTERN = r"^(ALL|[A-Z]{2,8}|[A-Z]{2,8}[0-9]{3})$"
+Selector = Annotated[str, WithJsonSchema({"type": "string", "pattern": SELECTOR_PATTERN,
+                                          "description": "A rule id (NET003), an area prefix (NET) or ALL."})]
+RuleId = Annotated[str, WithJsonSchema({"type": "string", "pattern": r"^[A-Z]{2,8}[0-9]{3}$", "description": "A rule id, e.g. STO002."})]
+Severity = Literal["error", "warning", "info"]
+FailOn = Literal["error", "warning", "info", "never"]
+Score = Annotated[float, Field(ge=0, le=100), BeforeValidator(_not_bool)]
+PathText = Annotated[str, Field(min_length=1)]
+
+
+class Config(Strict):
+    """clusterlint configuration: which rules run, how severe they are, what is applied to every review."""
+
+    select: Optional[list[Selector]] = Field(None, description="Rules to run, by id, area prefix or ALL (default: ALL).")
+    extend_select: list[Selector] = Field([], alias="extend-select", description="Rules to run on top of `select`.")
+    ignore: list[Selector] = Field([], description="Rules not to run; a more specific selector wins over a broader one.")
+    severity: dict[Selector, Severity] = Field({}, description="Severity per rule id or area prefix, e.g. NET003: error.")
+    params: dict[RuleId, dict[str, Any]] = Field({}, description="Parameters per rule, over the rule's defaults, e.g. STO002: {min_ratio: 1.3}.")
+    per_file_ignores: dict[PathText, list[Selector]] = Field(
+        {}, alias="per-file-ignores", description="Rules not to run on files matching a glob (relative to this file; ** crosses folders).")
+    workload: Optional[PathText] = Field(None, description="A Workload spec applied to every review (relative to this file).")
+    contract: Optional[PathText] = Field(None, description="A contract applied to every review (relative to this file).")
+    fail_on: Optional[FailOn] = Field(None, alias="fail-on", description="Lowest severity that makes the exit code 1 (default: error).")
+    min_score: Optional[Score] = Field(None, alias="min-score", description="Exit 1 when a review scores below this (0-100).")
+    rules: list[PathText] = Field([], description="User rule files or folders (relative to this file).")
+    baseline: Optional[PathText] = Field(None, description="A baseline file: only findings not in it are reported (relative to this file).")
+
+
+def json_schema() -> dict:
+    body = Config.model_json_schema(mode="validation", by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_BASE + "config.schema.json",
+        **body,
+        "title": "clusterlint configuration",
+        "description": (Config.__doc__ or "").strip() + " Written as .clusterlint.yaml, or as [tool.clusterlint] in pyproject.toml.",
+    }
