@@ -251,13 +251,12 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
 
 
 @main.command()
-@click.argument("kind", required=False, type=click.Choice(["Cluster", "Contract", "Workload"]))
-@click.option("--kind", "kind_opt", type=click.Choice(["Cluster", "Contract", "Workload"]), help="Same as KIND.")
-@click.option("--write", "out_dir", metavar="DIR", help="Write every kind's schema into DIR (the repo's schemas/).")
+@click.argument("kind", required=False, type=click.Choice(["Cluster", "Contract", "Workload", "Config"]))
+@click.option("--kind", "kind_opt", type=click.Choice(["Cluster", "Contract", "Workload", "Config"]), help="Same as KIND.")
+@click.option("--write", "out_dir", metavar="DIR", help="Write every schema into DIR (the repo's schemas/).")
 def schema(kind, kind_opt, out_dir):
-    """Print the JSON Schema of a document kind, or write them all with --write."""
-    from .models import KINDS
-    from .schema import dumps, file_name, generate
+    """Print the JSON Schema of a document kind (or of the configuration file), or write them all with --write."""
+    from .schema import SCHEMAS as KINDS, dumps, file_name, generate
 
     kind = kind or kind_opt
     if out_dir:
@@ -269,7 +268,7 @@ def schema(kind, kind_opt, out_dir):
             click.echo(f"wrote {target}")
         return
     if not kind:
-        _fail("name a kind (Cluster, Contract or Workload) or use --write DIR")
+        _fail("name a kind (Cluster, Contract, Workload or Config) or use --write DIR")
     click.echo(dumps(generate(kind)), nl=False)
 
 

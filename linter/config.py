@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 from .registry import AREAS, DOCUMENT_CHECK, RuleError
 
@@ -29,13 +28,19 @@ class ConfigError(Exception):
     """A configuration is wrong: the message names the file, line and column of each problem."""
 
 
-def discover(folder: str) -> str | None:
-    """The configuration file that applies to files in `folder`, or None."""
-    return _discover(os.path.abspath(folder))
+def discover(folder: str, cache: dict | None = None) -> str | None:
+    """The configuration file that applies to files in `folder`, or None (`cache`: folder -> answer)."""
+    folder = os.path.abspath(folder)
+    cache = {} if cache is None else cache
+    if folder not in cache:
+        cache[folder] = _here(folder)
+        if cache[folder] is None:
+            parent = os.path.dirname(folder)
+            cache[folder] = None if parent == folder else discover(parent, cache)
+    return cache[folder]
 
 
-@lru_cache(maxsize=None)
-def _discover(folder: str) -> str | None:
+def _here(folder: str) -> str | None:
     for name in NAMES:
         path = os.path.join(folder, name)
         if os.path.isfile(path):
@@ -48,8 +53,7 @@ def _discover(folder: str) -> str | None:
                     return pyproject
         except OSError:
             pass
-    parent = os.path.dirname(folder)
-    return None if parent == folder else _discover(parent)
+    return None
 
 
 def _shown(path: str) -> str:
@@ -180,7 +184,7 @@ def read(path: str) -> "FileConfig":
             loc = tuple(p for p in error["loc"] if p != "[key]")
             problems.append(f"{where(loc, at_key or '[key]' in error['loc'])}: {text}")
         raise ConfigError("\n".join(problems)) from None
-    return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions)
+    return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
 
 
 def _where(path: str, positions: dict, loc: tuple) -> str:
@@ -196,10 +200,14 @@ class FileConfig:
     path: str
     base: str  # relative paths in the file are relative to this folder
     values: dict
-    positions: dict
+    positions: dict  # path -> (line, col) of each value, for errors
+    keys: dict  # path -> (line, col) of each key, for `clusterlint config`
 
     def where(self, *loc) -> str:
         return _where(self.path, self.positions, loc)
+
+    def origin(self, key: str) -> str:
+        return _where(self.path, self.keys, (key,))
 
 
 # ------------------------------------------------------------------ selecting
@@ -323,7 +331,7 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
             value = os.path.normpath(os.path.join(config.base, value))
         elif key == "rules":
             value = [os.path.normpath(os.path.join(config.base, v)) for v in value]
-        values[key], origins[key] = value, config.where(key)
+        values[key], origins[key] = value, config.origin(key)
     for key in ("select", "fail-on", "min-score", "workload", "contract", "rules", "baseline"):
         if cli.get(key) is not None:
             values[key], origins[key] = cli[key], COMMAND_LINE
@@ -379,10 +387,12 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     for rule_id, rule in rules.items():
         severity = _severity(rule_id, values["severity"], rule.severity)
         params = values["params"].get(rule_id)
-        if severity != rule.severity or params:
+        configured = any(matches(k, rule_id) for k in values["severity"])
+        if configured or params:
             from_cli = rule_id in (cli.get("params") or {})
             where = f"--param {rule_id}" if from_cli else config.where("params", rule_id) if params else ""
-            rule = replace(rule, severity=severity, params={**rule.params, **(params or {})}, params_from=where if params else "")
+            forced = severity if configured else ""
+            rule = replace(rule, severity=severity, forced_severity=forced, params={**rule.params, **(params or {})}, params_from=where if params else "")
             if params:
                 rule.settings  # validated now, so a wrong param names the configuration line before any file is read
         effective[rule_id] = rule
@@ -412,6 +422,7 @@ class Resolver:
             raise ConfigError(f"{config}: no such configuration file")
         self.cli, self.fixed, self.isolated = cli, config, isolated
         self._settings: dict = {}
+        self._found: dict = {}
 
     def for_path(self, path: str) -> Settings:
         if self.isolated:
@@ -420,7 +431,7 @@ class Resolver:
             source = os.path.abspath(self.fixed)
         else:
             folder = os.getcwd() if path == "-" else path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
-            source = discover(folder)
+            source = discover(folder, self._found)
         if source not in self._settings:
             self._settings[source] = resolve(read(source) if source else None, self.cli)
         return self._settings[source]

@@ -101,7 +101,7 @@ class FileResult:
 def new_finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
              page=0, length=0, identity: tuple | None = None) -> Finding:
     """`identity` is (where, offending value) for the fingerprint; by default the path and the message."""
-    severity = severity or rule.severity
+    severity = rule.forced_severity or severity or rule.severity
     where = dotted(path)
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,

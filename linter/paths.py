@@ -62,6 +62,19 @@ def parse(text: str) -> DocPath:
     return DocPath(text, tuple(parts))
 
 
+def render(parts, bindings: tuple = ()) -> str:
+    """Path text from parts, the first wildcards replaced by `bindings`: spec.node_pools[1].cpu."""
+    out, bound = "", list(bindings)
+    for part in parts:
+        if part is ANY:
+            out += f"[{bound.pop(0)}]" if bound else "[*]"
+        elif isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
 def _child(value, part):
     if isinstance(part, str):
         if isinstance(value, dict):

@@ -52,6 +52,7 @@ class Rule:
     positions: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> (line, col) in `file`
     origin: str = "built-in"  # built-in, the user's rule file, or "plugin NAME"
     params_from: str = ""  # where overriding params were written (configuration), for their errors
+    forced_severity: str = ""  # a configured severity: it replaces the one a check gives a finding
 
     def where(self, *path) -> str:
         """`file:line:col` of a field of the rule file (or of the nearest written parent)."""

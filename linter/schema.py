@@ -11,7 +11,14 @@ def file_name(kind: str) -> str:
     return f"{kind.lower()}.schema.json"
 
 
+SCHEMAS = (*KINDS, "Config")  # the document kinds, and the configuration file
+
+
 def generate(kind: str) -> dict:
+    if kind == "Config":
+        from .config_model import json_schema
+
+        return json_schema()
     model = KINDS[kind]
     body = model.model_json_schema(mode="validation")
     return {

@@ -18,12 +18,12 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from clusterlint import units
 from clusterlint.engine import ParamError, Skip, check
 from clusterlint.findings import dotted
-from clusterlint.paths import MISSING, DocPath, parse, walk
+from clusterlint.paths import MISSING, DocPath, parse, render, walk
 
 from .common import Params
 
 PathParam = Annotated[DocPath, BeforeValidator(lambda v: v if isinstance(v, DocPath) else parse(v))]
-Limit = Optional[Union[float, str]]
+Limit = Optional[Union[int, float, str]]
 Scalar = Union[bool, int, float, str]
 
 
@@ -139,12 +139,13 @@ def _human(value: float, kind: str | None) -> str:
     return units.human(value, kind) if kind else f"{value:.4g}"
 
 
-def _bounds(review, params, where, number: float, kind, shown: str):
+def _bounds(review, params, where, number: float, kind, shown: str, subject: str):
+    """A hit at `where` when `number` is outside min/max; `subject` names what was measured."""
     low, high = _limit(params.min, kind, "min"), _limit(params.max, kind, "max")
     for bound, text, beyond, word in ((low, params.min, number < (low or 0), "below the minimum"),
                                       (high, params.max, number > (high or 0), "above the maximum")):
         if bound is not None and beyond:
-            message = _say(params, f"{{path}} is {{value}}, {word} {{limit}}", path=dotted(where), value=shown, limit=text)
+            message = _say(params, f"{{path}} is {{value}}, {word} {{limit}}", path=subject, value=shown, limit=text)
             return review.hit(params.document, where, message)
     return None
 
@@ -154,7 +155,7 @@ def threshold(review, params):
     """Each value the path reaches is at least `min` and at most `max`, in its own units."""
     for where, value in _found(review, params, params.path, typed=True):
         number, kind = _number(value)
-        hit = _bounds(review, params, where, number, kind, _shown(value))
+        hit = _bounds(review, params, where, number, kind, _shown(value), dotted(where))
         if hit:
             yield hit
 
@@ -164,8 +165,8 @@ def required(review, params):
     """The path is written; with [*], in every item of the list."""
     for where, value, _ in walk(_raw(review, params), params.path):
         if value is MISSING:
-            yield review.hit(params.document, where[:-1] if where else where,
-                             _say(params, "{path} is missing", path=dotted(where)), key=True)
+            wanted = render(where + params.path.parts[len(where):])
+            yield review.hit(params.document, where[:-1] if where else where, _say(params, "{path} is missing", path=wanted), key=True)
 
 
 def _same(a, b) -> bool:
@@ -211,14 +212,18 @@ def pattern(review, params):
                 yield review.hit(params.document, where, message, offset=match.start(), length=match.end() - match.start())
 
 
-def _product(review, params, paths, bindings) -> tuple[float, str | None] | None:
-    """The product of the paths' values (wildcards bound item by item), with its kind; None when one is absent."""
+class _Absent(Exception):
+    """A path of a ratio reaches no value for this item."""
+
+
+def _product(review, params, paths, bindings) -> tuple[float, str | None]:
+    """The product of the paths' values (wildcards bound item by item), with its kind."""
     total, kind = 1.0, None
     data = _typed(review, params)
     for path in paths:
         values = [v for _, v, _ in walk(data, path, bindings)]
         if len(values) != 1 or values[0] is MISSING:
-            return None
+            raise _Absent(render(path.parts, bindings))
         number, this = _number(values[0])
         if this and kind and this != kind:
             raise ParamError("numerator", f"multiplies {kind} by {this}: at most one path may have a unit")
@@ -233,26 +238,31 @@ def ratio(review, params):
     Wildcards pair item by item: the n-th [*] of every path takes the same index, so
     `spec.node_pools[*].cpu.vcpus` over `spec.node_pools[*].accelerator.count` is per pool. A unit
     survives when only one side has it (bandwidth per accelerator); the same unit on both sides
-    cancels (a plain number).
+    cancels (a plain number). Items where a path is absent are passed over; the rule is skipped
+    when no item has them all.
     """
     paths = params.numerator + (params.denominator or [])
     widest = max(paths, key=lambda p: p.wildcards)
     bindings = [b for _, value, b in walk(_typed(review, params), widest) if value is not MISSING]
-    text = " x ".join(map(str, params.numerator)) + (" / " + " x ".join(map(str, params.denominator)) if params.denominator else "")
-    found = False
+    absent = []
     for binding in bindings or [()]:
-        top = _product(review, params, params.numerator, binding)
-        bottom = _product(review, params, params.denominator or [], binding)
-        if top is None or bottom is None or bottom[0] == 0:
+        try:
+            n, n_kind = _product(review, params, params.numerator, binding)
+            d, d_kind = _product(review, params, params.denominator or [], binding)
+        except _Absent as exc:
+            absent.append(str(exc))
             continue
-        found = True
-        (n, n_kind), (d, d_kind) = top, bottom
+        if d == 0:
+            continue
         if d_kind and d_kind != n_kind:
             raise ParamError("denominator", f"divides {n_kind or 'a number'} by {d_kind}: put the unit on the numerator or on both sides")
         kind = None if d_kind else n_kind
+        subject = " x ".join(render(p.parts, binding) for p in params.numerator)
+        if params.denominator:
+            subject += " / " + " x ".join(render(p.parts, binding) for p in params.denominator)
         where = next(w for w, _, _ in walk(_typed(review, params), params.numerator[0], binding))
-        hit = _bounds(review, params, where, n / d, kind, f"{_human(n / d, kind)} ({text})")
+        hit = _bounds(review, params, where, n / d, kind, _human(n / d, kind), subject)
         if hit:
             yield hit
-    if not found:
-        raise Skip(f"{text}: some path is not in the {params.document}")
+    if absent and len(absent) == len(bindings or [()]):
+        raise Skip(f"{absent[0]} is not in the {params.document}")
