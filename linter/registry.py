@@ -96,17 +96,18 @@ class Rule:
             raise RuleError(f"{at}: {self.id} params.{'.'.join(loc) or '(all)'}: {first['msg']}") from None
 
 
-def parse_rule(data, file: str, positions: dict | None = None, origin: str = "built-in") -> Rule:
+def parse_rule(data, file: str, positions: dict | None = None, origin: str = "built-in", keys: dict | None = None) -> Rule:
     """Validate one rule file's data (the rule schema) and build the Rule.
 
     Built-in rules carry all their documentation; user and plugin rules (`origin` other than
     built-in) need only what runs them, take `area` from their id, and must not use a built-in prefix.
     """
-    positions = positions or {}
+    positions, keys = positions or {}, keys or {}
 
-    def _fail(field: str, message: str):
+    def _fail(field: str, message: str, at_key: bool = False):
+        """Stop at a field: at its key (unknown, missing) or at its value (wrong)."""
         path = (field,) if field in (data if isinstance(data, dict) else {}) else ()
-        line, col = positions.get(path, (0, 0))
+        line, col = (keys if at_key else positions).get(path) or positions.get(path, (0, 0))
         raise RuleError(f"{file}:{line}:{col}: {field}: {message}" if line else f"{file}: {field}: {message}")
 
     user = origin != "built-in"
@@ -118,7 +119,7 @@ def parse_rule(data, file: str, positions: dict | None = None, origin: str = "bu
             import difflib
 
             close = difflib.get_close_matches(str(key), REQUIRED + OPTIONAL, n=1)
-            _fail(key, f"unknown field{f' (did you mean {close[0]!r}?)' if close else ''}; expected one of {', '.join(REQUIRED + OPTIONAL)}")
+            _fail(key, f"unknown field{f' (did you mean {close[0]!r}?)' if close else ''}; expected one of {', '.join(REQUIRED + OPTIONAL)}", at_key=True)
     for key in required:
         if key not in data:
             _fail(key, "required field is missing")
@@ -218,7 +219,7 @@ def read_rule_file(path: str, origin: str, data: bytes | None = None) -> Rule:
     if len(loaded.documents) != 1:
         raise RuleError(f"{path}: a rule file holds exactly one YAML document, found {len(loaded.documents)}")
     doc = loaded.documents[0]
-    return parse_rule(doc.data, path, {**doc.positions, **doc.key_positions}, origin)
+    return parse_rule(doc.data, path, doc.positions, origin, doc.key_positions)
 
 
 def user_rules(paths) -> dict[str, Rule]:

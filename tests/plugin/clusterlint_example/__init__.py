@@ -1,0 +1,1 @@
+"""Example clusterlint plugin: its rule files sit in this package, its checks in `checks`."""
