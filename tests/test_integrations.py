@@ -79,7 +79,7 @@ def test_action_validates_against_the_github_actions_schema():
 
 
 def test_action_declares_its_inputs_and_outputs():
-    assert set(ACTION["inputs"]) >= {"paths", "workload", "contract", "fail-on", "min-score", "sarif-file", "version"}
+    assert set(ACTION["inputs"]) >= {"paths", "workload", "contract", "config", "fail-on", "min-score", "sarif-file", "version"}
     assert set(ACTION["outputs"]) == {"score", "findings"}
     assert ACTION["runs"]["using"] == "composite"
 
@@ -120,3 +120,12 @@ def test_action_step_passes_a_good_quote_and_honours_min_score(tmp_path):
     result, _, _, _ = _run_step(tmp_path, paths="specs/aws-p5-48xlarge.yaml", workload="specs/llama70b-pretrain.yaml",
                                 fail_on="never", min_score="90", sarif_file=str(tmp_path / "b.sarif"))
     assert result.returncode == 1
+
+
+def test_action_step_passes_the_config_input(tmp_path):
+    result, output, _, sarif = _run_step(tmp_path, paths="specs/budget-pcie-nfs.yaml", config="specs/policies/acme-gpu-policy.yaml",
+                                         sarif_file=str(tmp_path / "c.sarif"))
+    assert result.returncode == 1, result.stderr
+    assert "title=ACME002 no-nfs::" in result.stdout  # the policy's own rules ran, with its workload
+    results = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"ACME001", "ACME002", "CST001"}
