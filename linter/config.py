@@ -346,6 +346,10 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
             values[key] = merged
             origins[key] = COMMAND_LINE if origins[key] == "default" else f"{origins[key]} + {COMMAND_LINE}"
 
+    missing = [f"{config.where('rules', i) if cli.get('rules') is None and config else '--rules'}: rules: no such rule file or folder: {path}"
+               for i, path in enumerate(values["rules"]) if not os.path.exists(path)]
+    if missing:
+        raise ConfigError("\n".join(missing))
     rules = dict(builtin_rules())
     for extra in (plugin_rules(), user_rules(values["rules"])):
         for rule_id, rule in extra.items():

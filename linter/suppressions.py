@@ -14,7 +14,6 @@ nothing can be said about it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -128,6 +127,8 @@ def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
             if rule_id in s.used:
                 continue
             if not RULE_ID.match(rule_id) or rule_id not in known:
+                import difflib
+
                 close = difflib.get_close_matches(rule_id, list(known), n=1)
                 comments.append(("SUP002", rule_id, s, f"suppression names unknown rule {rule_id!r}" + (f" (did you mean {close[0]!r}?)" if close else "")))
             elif rule_id in UNSUPPRESSIBLE:

@@ -157,13 +157,14 @@ def test_fail_on_and_min_score_keys(repo):
     ("params:\n  STO02: {min_ratio: 2}\n", ".clusterlint.yaml:2:3: params: unknown rule 'STO02' (did you mean 'STO002'?); see clusterlint rules"),
     ("severity:\n  NET003: fatal\n", ".clusterlint.yaml:2:11: severity.NET003: expected one of 'error', 'warning' or 'info', found 'fatal'"),
     ("ignore: [SPEC002]\n", ".clusterlint.yaml:1:10: ignore: SPEC002 cannot be ignored: an invalid document cannot be reviewed, so ignoring it would pass the file unread"),
+    ("rules: [policy/]\n", ".clusterlint.yaml:1:9: rules: no such rule file or folder: {repo}/policy"),
     ("ignore: [NET003\n", ".clusterlint.yaml:1:16: invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'"),
 ])
 def test_configuration_errors_name_file_line_and_column(repo, config, message):
     (repo / ".clusterlint.yaml").write_text(config)
     code, out, err = run_cli("check", "quotes/q.yaml")
     assert code == 2 and out == ""
-    assert err == f"clusterlint: error: {message}\n"
+    assert err == f"clusterlint: error: {message.format(repo=repo)}\n"
 
 
 def test_pyproject_errors_name_the_line(repo):

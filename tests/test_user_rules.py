@@ -255,6 +255,9 @@ def test_example_policy_in_specs(monkeypatch):
     assert code == 1, err
     found = {(f["rule"], f["line"]) for f in json.loads(out)["findings"] if f["rule"].startswith("ACME")}
     assert found == {("ACME001", 19), ("ACME002", 21), ("ACME004", 16)}
+    code, out, err = run_cli("check", "--config", "specs/policies/acme-gpu-policy.yaml", "--format", "json", "specs/nimbus-gpu-cloud-sla.md")
+    found = {(f["rule"], f["line"], f["column"]) for f in json.loads(out)["findings"] if f["rule"].startswith("ACME")}
+    assert found == {("ACME005", 29, 36)}  # ACME003 is ignored for prose contracts by the policy's per-file-ignores
 
 
 @pytest.mark.parametrize("text", ["", ".spec", "spec.", "spec[*", "spec[x]", "spec.a b", "[0]"])
