@@ -169,7 +169,6 @@ def read(path: str) -> "FileConfig":
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
     values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
-    where = lambda p, key=False: _where(path, (keys if key else positions), p)  # noqa: E731
     from pydantic import ValidationError
 
     from .config_model import Config
@@ -182,7 +181,8 @@ def read(path: str) -> "FileConfig":
         for error in exc.errors(include_url=False):
             _, text, at_key = message(error, Config)
             loc = tuple(p for p in error["loc"] if p != "[key]")
-            problems.append(f"{where(loc, at_key or '[key]' in error['loc'])}: {text}")
+            at = keys if at_key or "[key]" in error["loc"] else positions
+            problems.append(f"{_where(path, at, loc)}: {text}")
         raise ConfigError("\n".join(problems)) from None
     return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
 
