@@ -153,7 +153,7 @@ class _Shared:
         key = os.path.abspath(path)
         if key not in self.loaded:
             if not os.path.exists(path):
-                raise UsageError(f"{path}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
+                raise UsageError(f"{_display(path)}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
             result, typed, invalid, _ = _load(path, settings.rules_for(path))
             found = [item for item in typed if item[0].kind == kind]
             if not found and not invalid:
