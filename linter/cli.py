@@ -75,7 +75,10 @@ def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, sele
         rule_id, dot, key = name.partition(".")
         if not dot or not key:
             _fail(f"--param {name}={value}: expected RULE.param=VALUE, e.g. STO002.min_ratio=1.3")
-        params.setdefault(rule_id, {})[key] = yaml.safe_load(value)
+        try:
+            params.setdefault(rule_id, {})[key] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            _fail(f"--param {name}={value}: VALUE is not YAML ({getattr(exc, 'problem', None) or exc})")
     levels = {}
     for name, level in _pairs(severity, "--severity"):
         if level not in ("error", "warning", "info"):

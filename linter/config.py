@@ -13,7 +13,8 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from .registry import AREAS, DOCUMENT_CHECK, RuleError
+from .loader import display, load_bytes, nearest
+from .registry import AREAS, DOCUMENT_CHECK, add_rule
 
 NAMES = (".clusterlint.yaml", ".clusterlint.yml")
 DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}, "params": {}, "per-file-ignores": {},
@@ -56,30 +57,22 @@ def _here(folder: str) -> str | None:
     return None
 
 
-def _shown(path: str) -> str:
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
 # ------------------------------------------------------------------ reading
 
 
 def _read_yaml(path: str, data: bytes):
-    from .loader import load_bytes
-
-    loaded = load_bytes(data, _shown(path))
+    loaded = load_bytes(data, display(path))
     if loaded.problems:
         p = loaded.problems[0]
-        raise ConfigError(f"{_shown(path)}:{p.line}:{p.column}: {p.message}")
+        raise ConfigError(f"{display(path)}:{p.line}:{p.column}: {p.message}")
     if not loaded.documents:
         return {}, {}, {}
     if len(loaded.documents) > 1:
-        raise ConfigError(f"{_shown(path)}: a configuration file holds one YAML document, found {len(loaded.documents)}")
+        raise ConfigError(f"{display(path)}: a configuration file holds one YAML document, found {len(loaded.documents)}")
     doc = loaded.documents[0]
-    data = {} if doc.data is None else doc.data
-    if not isinstance(data, dict):
-        raise ConfigError(f"{_shown(path)}:1:1: expected a mapping of configuration keys")
-    return data, doc.positions, doc.key_positions
+    if not isinstance(doc.data, dict):
+        raise ConfigError(f"{display(path)}:1:1: expected a mapping of configuration keys")
+    return doc.data, doc.positions, doc.key_positions
 
 
 _TOML_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+)\s*')
@@ -153,10 +146,10 @@ def _read_toml(path: str, data: bytes):
         text = data.decode("utf-8")
         document = tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{_shown(path)}: invalid TOML: {exc}") from None
+        raise ConfigError(f"{display(path)}: invalid TOML: {exc}") from None
     section = document.get("tool", {}).get("clusterlint", {})
     if not isinstance(section, dict):
-        raise ConfigError(f"{_shown(path)}: [tool.clusterlint] must be a table")
+        raise ConfigError(f"{display(path)}: [tool.clusterlint] must be a table")
     positions = _toml_positions(text.splitlines())
     return section, positions, positions
 
@@ -188,11 +181,8 @@ def read(path: str) -> "FileConfig":
 
 
 def _where(path: str, positions: dict, loc: tuple) -> str:
-    loc = tuple(loc)
-    while loc and loc not in positions:
-        loc = loc[:-1]
-    line, col = positions.get(loc, (1, 1))
-    return f"{_shown(path)}:{line}:{col}"
+    line, col = positions.get(nearest(positions, loc), (1, 1))
+    return f"{display(path)}:{line}:{col}"
 
 
 @dataclass
@@ -221,6 +211,16 @@ def matches(selector: str, rule_id: str) -> bool:
     return selector == "ALL" or selector == rule_id or selector == rule_id.rstrip("0123456789")
 
 
+def most_specific(rule_id: str, choices) -> object:
+    """The value of the most specific (selector, value) pair matching `rule_id` (an id over an
+    area over ALL; a later pair wins a tie), or None when none matches."""
+    best = None
+    for selector, value in choices:
+        if matches(selector, rule_id) and (best is None or _specificity(selector) >= best[0]):
+            best = (_specificity(selector), value)
+    return best and best[1]
+
+
 def select(rule_ids, layers) -> set:
     """The ids enabled by layers of (select or None, extend-select, ignore), applied in order.
 
@@ -231,19 +231,9 @@ def select(rule_ids, layers) -> set:
     enabled: set = set()
     for chosen, extend, ignore in layers:
         base = set() if chosen is not None else enabled
-        positive = list(chosen or []) + list(extend)
-        result = set()
-        for rule_id in rule_ids:
-            best = None
-            for selector in positive:
-                if matches(selector, rule_id) and (best is None or _specificity(selector) > best[0]):
-                    best = (_specificity(selector), True)
-            for selector in ignore:
-                if matches(selector, rule_id) and (best is None or _specificity(selector) >= best[0]):
-                    best = (_specificity(selector), False)
-            if (best[1] if best else rule_id in base):
-                result.add(rule_id)
-        enabled = result
+        choices = [(s, True) for s in list(chosen or []) + list(extend)] + [(s, False) for s in ignore]  # ignore last: it wins ties
+        decided = {rule_id: most_specific(rule_id, choices) for rule_id in rule_ids}
+        enabled = {rule_id for rule_id, on in decided.items() if on or (on is None and rule_id in base)}
     return enabled | (set(ALWAYS_ON) & set(rule_ids))
 
 
@@ -335,16 +325,15 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     for key in ("select", "fail-on", "min-score", "workload", "contract", "rules", "baseline"):
         if cli.get(key) is not None:
             values[key], origins[key] = cli[key], COMMAND_LINE
-    for key in ("extend-select", "ignore"):
-        if cli.get(key):
-            origins[key] = COMMAND_LINE if origins[key] == "default" else f"{origins[key]} + {COMMAND_LINE}"
-    for key in ("severity", "params", "per-file-ignores"):
-        if cli.get(key):
-            merged = dict(values[key])
-            for name, value in cli[key].items():
-                merged[name] = {**merged.get(name, {}), **value} if key == "params" else value
-            values[key] = merged
-            origins[key] = COMMAND_LINE if origins[key] == "default" else f"{origins[key]} + {COMMAND_LINE}"
+    for key in ("extend-select", "ignore", "severity", "params", "per-file-ignores"):  # flags add to these
+        if not cli.get(key):
+            continue
+        if isinstance(cli[key], list):
+            values[key] = list(values[key]) + cli[key]
+        else:
+            values[key] = {**values[key], **{name: {**values[key].get(name, {}), **value} if key == "params" else value
+                                             for name, value in cli[key].items()}}
+        origins[key] = COMMAND_LINE if origins[key] == "default" else f"{origins[key]} + {COMMAND_LINE}"
 
     missing = [f"{config.where('rules', i) if cli.get('rules') is None and config else '--rules'}: rules: no such rule file or folder: {path}"
                for i, path in enumerate(values["rules"]) if not os.path.exists(path)]
@@ -352,10 +341,8 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         raise ConfigError("\n".join(missing))
     rules = dict(builtin_rules())
     for extra in (plugin_rules(), user_rules(values["rules"])):
-        for rule_id, rule in extra.items():
-            if rule_id in rules:
-                raise RuleError(f"{rule.where('id')}: id: {rule_id} is already defined in {rules[rule_id].where('id')}")
-            rules[rule_id] = rule
+        for rule in extra.values():
+            add_rule(rules, rule)
     known = _rule_ids(rules)
 
     def in_file(key):
@@ -389,14 +376,13 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
 
     effective = {}
     for rule_id, rule in rules.items():
-        severity = _severity(rule_id, values["severity"], rule.severity)
+        forced = most_specific(rule_id, values["severity"].items())
         params = values["params"].get(rule_id)
-        configured = any(matches(k, rule_id) for k in values["severity"])
-        if configured or params:
+        if forced or params:
             from_cli = rule_id in (cli.get("params") or {})
             where = f"--param {rule_id}" if from_cli else config.where("params", rule_id) if params else ""
-            forced = severity if configured else ""
-            rule = replace(rule, severity=severity, forced_severity=forced, params={**rule.params, **(params or {})}, params_from=where if params else "")
+            rule = replace(rule, severity=forced or rule.severity, forced_severity=forced or "", params={**rule.params, **(params or {})},
+                           params_from=where)
             if params:
                 rule.settings  # validated now, so a wrong param names the configuration line before any file is read
         effective[rule_id] = rule
@@ -406,14 +392,6 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     layers.append((cli.get("select"), cli.get("extend-select") or [], cli.get("ignore") or []))
     base = config.base if config else os.getcwd()
     return Settings(config.path if config else None, values, origins, layers, effective, base)
-
-
-def _severity(rule_id: str, overrides: dict, default: str) -> str:
-    best = None
-    for selector, severity in overrides.items():
-        if matches(selector, rule_id) and (best is None or _specificity(selector) >= best[0]):
-            best = (_specificity(selector), severity)
-    return best[1] if best else default
 
 
 class Resolver:

@@ -66,6 +66,10 @@ class Review:
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         return Hit(kind, tuple(path), message, **kw)
 
+    def hit_words(self, kind: str, path, match, message: str) -> Hit:
+        """A hit on the words a regex `match` found in the text at `path`: the finding points at them."""
+        return Hit(kind, tuple(path), message, offset=match.start(), length=match.end() - match.start())
+
     def facts(self, pool) -> catalog.AcceleratorFacts:
         """Catalog facts for a pool's accelerator; skips the rule when the model is unknown."""
         facts = catalog.lookup(pool.accelerator.model)

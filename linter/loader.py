@@ -16,6 +16,22 @@ import yaml
 
 Path = tuple  # a spec path: keys and list indexes, e.g. ("spec", "node_pools", 0, "count")
 
+
+def display(path: str) -> str:
+    """A file name as the user sees it: relative to the working directory, unless it lies outside."""
+    import os
+
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+def nearest(written, path: Path) -> Path:
+    """`path`, or its nearest ancestor that is a key of `written` (or () when none is)."""
+    path = tuple(path)
+    while path and path not in written:
+        path = path[:-1]
+    return path
+
 MAX_BYTES = 4 * 2**20  # a quote is a few KB; 4 MiB leaves two orders of magnitude of room
 MAX_DEPTH = 64  # the deepest spec path is 6 levels
 MAX_NODES = 200_000  # alias expansion: a billion-laughs file hits this in microseconds
@@ -83,15 +99,12 @@ class Document:
             return self.key_positions[path]
         if path in self.positions:
             return self.positions[path]
-        while path and path not in self.positions:
-            path = path[:-1]
+        path = nearest(self.positions, path)
         return self.key_positions.get(path) or self.positions.get(path, (1, 1))
 
     def page(self, path: Path, offset: int | None) -> int:
         """The PDF page a character of a text was read from (or its nearest ancestor's); 0 when not paged."""
-        path = tuple(path)
-        while path and path not in self.spans:
-            path = path[:-1]
+        path = nearest(self.spans, path)
         return self._segment(path, offset or 0)[3] or 0 if path in self.spans else 0
 
     def _segment(self, path: Path, offset: int) -> tuple:

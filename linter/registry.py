@@ -56,9 +56,9 @@ class Rule:
 
     def where(self, *path) -> str:
         """`file:line:col` of a field of the rule file (or of the nearest written parent)."""
-        while path and path not in self.positions:
-            path = path[:-1]
-        line, col = self.positions.get(path, (0, 0))
+        from .loader import nearest
+
+        line, col = self.positions.get(nearest(self.positions, path), (0, 0))
         return f"{self.file}:{line}:{col}" if line else self.file
 
     @cached_property
@@ -196,7 +196,8 @@ def builtin_rules() -> dict[str, Rule]:
     return dict(sorted(rules.items()))
 
 
-def _add(rules: dict, rule: Rule) -> None:
+def add_rule(rules: dict, rule: Rule) -> None:
+    """Add `rule` to `rules` by id; a second rule with the same id names both places."""
     if rule.id in rules:
         raise RuleError(f"{rule.where('id')}: id: {rule.id} is already defined in {rules[rule.id].where('id')}")
     rules[rule.id] = rule
@@ -224,6 +225,8 @@ def read_rule_file(path: str, origin: str, data: bytes | None = None) -> Rule:
 
 def user_rules(paths) -> dict[str, Rule]:
     """The rules in user rule files and folders (folders: every .yaml/.yml below, in name order)."""
+    from .loader import display
+
     rules: dict[str, Rule] = {}
     for path in paths:
         if os.path.isdir(path):
@@ -231,13 +234,10 @@ def user_rules(paths) -> dict[str, Rule]:
                            if name.endswith((".yaml", ".yml")) and not any(p.startswith(".") for p in os.path.relpath(root, path).split(os.sep) if p != "."))
             if not files:
                 raise RuleError(f"{path}: no rule files (.yaml, .yml) in this folder")
-        elif os.path.exists(path):
-            files = [path]
         else:
-            raise RuleError(f"{path}: no such rule file or folder")
+            files = [path]  # the configuration has checked that it exists
         for file in files:
-            shown = os.path.relpath(file)
-            _add(rules, read_rule_file(file if shown.startswith("..") else shown, "user"))
+            add_rule(rules, read_rule_file(display(file), "user"))
     return rules
 
 
@@ -256,5 +256,5 @@ def plugin_rules() -> dict[str, Rule]:
             raise RuleError(f"plugin {ep.name} ({ep.value}): cannot load ({type(exc).__name__}: {exc})") from None
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.name.endswith((".yaml", ".yml")):
-                _add(rules, read_rule_file(str(entry), f"plugin {ep.name}", entry.read_bytes()))
+                add_rule(rules, read_rule_file(str(entry), f"plugin {ep.name}", entry.read_bytes()))
     return rules

@@ -8,11 +8,12 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
-from .loader import load_bytes
+from .loader import display, load_bytes
 from .prose import is_prose
 from .scoring import scorecard
 
 YAML_SUFFIXES = (".yaml", ".yml")
+_DIRECTIVE = re.compile(r"clusterlint\s*:")  # what every suppression comment contains
 _CLUSTERLINT_DOC = re.compile(rb"^apiVersion:[ \t]*[\"']?clusterlint/", re.MULTILINE)
 
 
@@ -65,11 +66,6 @@ class Report:
         return False
 
 
-def _display(path: str) -> str:
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
 def discover(paths) -> list[str]:
     """Expand the command line's paths: files as given, directories into their clusterlint YAML."""
     files: list[str] = []
@@ -110,7 +106,7 @@ def _read(path: str) -> tuple[str, bytes]:
         return "<stdin>", sys.stdin.buffer.read()
     try:
         with open(path, "rb") as handle:
-            return _display(path), handle.read()
+            return display(path), handle.read()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
@@ -130,10 +126,12 @@ def _load(path: str, rules: dict):
 
 
 def _suppress(result: FileResult, loaded, rules: dict, known: dict) -> None:
+    pages = loaded.pages or [loaded.lines]
+    if not any(_DIRECTIVE.search("\n".join(lines)) for lines in pages):
+        return  # most files have no clusterlint comment: skip loading the suppression module
     from . import suppressions
 
     prose = is_prose(result.file)
-    pages = loaded.pages or [loaded.lines]
     found, malformed = suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {})
     if found or malformed:
         suppressions.apply(result, found, malformed, rules, known)
@@ -153,7 +151,7 @@ class _Shared:
         key = os.path.abspath(path)
         if key not in self.loaded:
             if not os.path.exists(path):
-                raise UsageError(f"{_display(path)}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
+                raise UsageError(f"{display(path)}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
             result, typed, invalid, _ = _load(path, settings.rules_for(path))
             found = [item for item in typed if item[0].kind == kind]
             if not found and not invalid:
@@ -174,7 +172,7 @@ def check(options: Options) -> Report:
     baselines: dict = {}
     for path in discover(options.paths):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
-            report.not_specs.append(_display(path))
+            report.not_specs.append(display(path))
             continue
         settings = resolver.for_path(path)
         rules = settings.rules_for(path)
@@ -204,4 +202,4 @@ def _apply_baseline(result: FileResult, path: str, cache: dict) -> None:
             raise UsageError(str(exc)) from None
     new, known = baseline.split(result.findings, cache[path], path)
     result.findings = new
-    result.suppressed.extend(Suppressed(f, "external", f"in the baseline {_display(path)}") for f in known)
+    result.suppressed.extend(Suppressed(f, "external", f"in the baseline {display(path)}") for f in known)

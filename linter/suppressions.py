@@ -17,13 +17,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .config import ALWAYS_ON
 from .engine import new_finding
 from .registry import RULE_ID
+
+
+def _unsuppressible(rule_id: str) -> bool:
+    """Documents that were never reviewed, and the comments' own findings."""
+    return rule_id in ALWAYS_ON or rule_id.startswith("SUP")
 
 _YAML = re.compile(r"(?:^|(?<=\s))#\s*clusterlint\s*:\s*(?P<body>.*)$")
 _PROSE = re.compile(r"^\s*(?:#|<!--|//)\s*clusterlint\s*:\s*(?P<body>.*)$")
 _FORM = re.compile(r"^(?P<what>ignore-file|ignore)\[(?P<ids>[^\]]*)\](?P<reason>.*)$")
-UNSUPPRESSIBLE = ("SPEC001", "SPEC002", "SPEC005", "SUP001", "SUP002", "SUP003")
 
 
 @dataclass
@@ -62,9 +67,9 @@ def _comment_line(text: str, prose: bool) -> bool:
     return not stripped or (bool(_PROSE.match(text)) if prose else stripped.startswith("#"))
 
 
-def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Suppression], list[tuple]]:
-    """Suppressions in a file's lines (page by page; one page unless a PDF), and malformed comments
-    as (page, line, column, text). `clauses` maps a clause's first (page, line) to all its lines."""
+def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Suppression], list[Suppression]]:
+    """Suppressions in a file's lines (page by page; one page unless a PDF), and the malformed
+    comments (with no ids). `clauses` maps a clause's first (page, line) to all its lines."""
     found, malformed = [], []
     paged = len(pages) > 1
     for page_index, lines in enumerate(pages, 1):
@@ -79,7 +84,7 @@ def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Supp
             column = match.start() + 1 if prose else text.index("#", match.start()) + 1
             form = _FORM.match(body)
             if not form or not form.group("ids").strip():
-                malformed.append((page, number, column, body))
+                malformed.append(Suppression((), "", number, column, page, False, frozenset(), None, body))
                 continue
             reason = form.group("reason").strip().lstrip(":-–— ").strip()
             ids = tuple(i.strip() for i in form.group("ids").split(",") if i.strip())
@@ -110,7 +115,7 @@ def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
     every rule there is."""
     active = []
     for finding in result.findings:
-        match = None if finding.rule in UNSUPPRESSIBLE else next((s for s in suppressions if s.covers(finding)), None)
+        match = None if _unsuppressible(finding.rule) else next((s for s in suppressions if s.covers(finding)), None)
         if match is None:
             active.append(finding)
             continue
@@ -131,13 +136,12 @@ def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
 
                 close = difflib.get_close_matches(rule_id, list(known), n=1)
                 comments.append(("SUP002", rule_id, s, f"suppression names unknown rule {rule_id!r}" + (f" (did you mean {close[0]!r}?)" if close else "")))
-            elif rule_id in UNSUPPRESSIBLE:
+            elif _unsuppressible(rule_id):
                 comments.append(("SUP002", rule_id, s, f"{rule_id} cannot be suppressed: fix the file (or the comment) instead"))
             elif rule_id in rules and rule_id not in skipped:
                 comments.append(("SUP002", rule_id, s, f"unused suppression: no {rule_id} finding {place}"))
-    for page, line, column, body in malformed:
-        comments.append(("SUP003", "", Suppression((), "", line, column, page, False, frozenset(), None, body),
-                         f"not a suppression: {body!r}; write clusterlint: ignore[ID, ...] reason, or ignore-file[ID, ...] reason"))
+    for s in malformed:
+        comments.append(("SUP003", "", s, f"not a suppression: {s.text!r}; write clusterlint: ignore[ID, ...] reason, or ignore-file[ID, ...] reason"))
     for rule_id, subject, s, message in comments:
         if rule_id in rules:
             active.append(new_finding(rules[rule_id], result.file, s.line, s.column, (), message, page=s.page, identity=(f"comment {subject}", s.text)))

@@ -51,10 +51,9 @@ def reasonable_effort_clause(review, params):
         if found.firm:
             continue  # a hard date or figure with a remedy: the effort words only add to it
         words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
-        yield review.hit(
-            "Contract", item.path,
+        yield review.hit_words(
+            "Contract", item.path, match,
             f"{item.label} promises only {words!r}: {found.describe()}; an effort promise cannot be enforced",
-            offset=match.start(), length=len(match.group(0)),
         )
 
 
@@ -74,10 +73,9 @@ def subject_to_availability(review, params):
             if _EXTRA_CAPACITY.search(sentence):
                 continue  # capacity on top of a firm reservation may fairly depend on availability
             words = " ".join(match.group(0).split())
-            yield review.hit(
-                "Contract", item.path,
+            yield review.hit_words(
+                "Contract", item.path, match,
                 f"{item.label} makes capacity {words!r}: the vendor may never provide it; reserve the accelerators by count and date",
-                offset=match.start(), length=len(match.group(0)),
             )
             break
 
@@ -100,11 +98,10 @@ def sole_remedy_credits(review, params):
             before = item.text[max(0, match.start() - 40) : match.start()]
             if _NEGATED.search(before) or _PRESERVED.search(sentence) or not _CREDIT.search(item.text):
                 continue
-            yield review.hit(
-                "Contract", item.path,
+            yield review.hit_words(
+                "Contract", item.path, match,
                 f"{item.label} makes service credits the {' '.join(match.group(0).split())!r}: a long outage "
                 "earns a few percent of a month's fee and nothing more",
-                offset=match.start(), length=len(match.group(0)),
             )
             break
 
@@ -131,11 +128,10 @@ def narrow_downtime_definition(review, params):
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
             if not _DOWNTIME.search(sentence) or _DEGRADED.search(item.text):
                 continue
-            yield review.hit(
-                "Contract", item.path,
+            yield review.hit_words(
+                "Contract", item.path, match,
                 f"{item.label} counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r}): "
                 "a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
-                offset=match.start(), length=len(match.group(0)),
             )
             break
 
@@ -213,11 +209,10 @@ def no_remedy(review, params):
     if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
         return
     for item, match in sentences_with(contract, _OBLIGATION, _CHECKABLE):
-        yield review.hit(
-            "Contract", item.path,
+        yield review.hit_words(
+            "Contract", item.path, match,
             f"{item.label} sets an obligation, and no clause of the contract says what the vendor owes when it is missed "
             "(a credit, fee suspension or termination right)",
-            offset=match.start(), length=len(match.group(0)),
         )
         return
 

@@ -142,12 +142,13 @@ def _human(value: float, kind: str | None) -> str:
 def _bounds(review, params, where, number: float, kind, shown: str, subject: str):
     """A hit at `where` when `number` is outside min/max; `subject` names what was measured."""
     low, high = _limit(params.min, kind, "min"), _limit(params.max, kind, "max")
-    for bound, text, beyond, word in ((low, params.min, number < (low or 0), "below the minimum"),
-                                      (high, params.max, number > (high or 0), "above the maximum")):
-        if bound is not None and beyond:
-            message = _say(params, f"{{path}} is {{value}}, {word} {{limit}}", path=subject, value=shown, limit=text)
-            return review.hit(params.document, where, message)
-    return None
+    if low is not None and number < low:
+        word, text = "below the minimum", params.min
+    elif high is not None and number > high:
+        word, text = "above the maximum", params.max
+    else:
+        return None
+    return review.hit(params.document, where, _say(params, f"{{path}} is {{value}}, {word} {{limit}}", path=subject, value=shown, limit=text))
 
 
 @check(Threshold)
@@ -209,7 +210,7 @@ def pattern(review, params):
         for match in regex.finditer(value):
             if match.end() > match.start():
                 message = _say(params, "{path} contains {match}", path=dotted(where), match=repr(match.group(0)))
-                yield review.hit(params.document, where, message, offset=match.start(), length=match.end() - match.start())
+                yield review.hit_words(params.document, where, match, message)
 
 
 class _Absent(Exception):

@@ -174,6 +174,11 @@ def test_pyproject_errors_name_the_line(repo):
     assert err == "clusterlint: error: pyproject.toml:8:3: extend-select: unknown rule or area 'NETT' (did you mean 'NET'?); see clusterlint rules\n"
 
 
+def test_param_flag_value_that_is_not_yaml_is_a_usage_error(repo):
+    code, _, err = run_cli("check", "quotes/q.yaml", "--param", "STO002.min_ratio=[")
+    assert (code, err) == (2, "clusterlint: error: --param STO002.min_ratio=[: VALUE is not YAML (expected the node content, but found '<stream end>')\n")
+
+
 def test_cli_selector_errors_name_the_flag(repo):
     code, _, err = run_cli("check", "quotes/q.yaml", "--select", "NET03")
     assert (code, err) == (2, "clusterlint: error: --select: unknown rule or area 'NET03' (did you mean 'NET003'?); see clusterlint rules\n")
@@ -190,6 +195,8 @@ def test_config_command_prints_values_and_origins(repo):
     assert any(line.startswith("min-score: 80.0") and line.endswith("# command line") for line in lines)
     assert any(line.startswith('select: ["ALL"]') and line.endswith("# default") for line in lines)
     assert yaml.safe_load(out)["ignore"] == ["UNI002"]  # the printout is a usable configuration
+    _, out, _ = run_cli("config", "quotes", "--ignore", "CST001")
+    assert any(line.startswith('ignore: ["UNI002", "CST001"]') and line.endswith("# .clusterlint.yaml:1:1 + command line") for line in out.splitlines())
     data = json.loads(run_cli("config", "quotes", "--format", "json")[1])
     assert data["values"]["fail-on"] == {"value": "warning", "origin": ".clusterlint.yaml:2:1"}
 

@@ -50,7 +50,7 @@ def test_suppression_parsing_never_fails_and_stays_in_the_file(lines, prose):
     for s in found:
         assert 1 <= s.line <= len(lines) and all(1 <= n <= len(lines) for _, n in s.targets)
         assert s.file_wide or s.target is None or s.target >= s.line
-    assert all(1 <= m[1] <= len(lines) for m in malformed)
+    assert all(1 <= m.line <= len(lines) for m in malformed)
 
 
 QUOTE = (FIXTURES / "NET003" / "bad.yaml").read_text(encoding="utf-8")

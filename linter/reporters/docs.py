@@ -96,9 +96,9 @@ def _flow(value) -> str:
 
 def config_text(settings) -> str:
     """The effective configuration as YAML a user can copy, each key commented with its origin."""
-    import os
+    from ..loader import display
 
-    head = f"# configuration file: {os.path.relpath(settings.file)}" if settings.file else "# no configuration file: defaults and flags only"
+    head = f"# configuration file: {display(settings.file)}" if settings.file else "# no configuration file: defaults and flags only"
     lines = [head]
     width = max(len(f"{k}: {_flow(v)}") for k, v in settings.values.items())
     for key, value in settings.values.items():
