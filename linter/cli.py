@@ -22,6 +22,21 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+class Score(click.FloatRange):
+    """A score from 0 to 100: a number (nan and inf are not, though float() reads them)."""
+
+    def __init__(self):
+        super().__init__(0, 100)
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number from 0 to 100", param, ctx)
+        return number
+
+
 class Group(click.Group):
     """Turns every unexpected exception into a one-line error and exit 2 (tracebacks with --debug)."""
 
@@ -108,7 +123,7 @@ def config_options(fn):
         click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review."),
         click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review."),
         click.option("--fail-on", type=click.Choice(FAIL_ON), help="Lowest severity that makes the exit code 1 (default: error)."),
-        click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
+        click.option("--min-score", type=Score(), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
         click.option("--baseline", metavar="FILE", help="Report only findings not in this baseline file."),
     ]
     for option in reversed(options):

@@ -9,6 +9,7 @@ SPEC001 finding instead of a hang or an exhausted memory.
 from __future__ import annotations
 
 import datetime
+import errno
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -174,16 +175,16 @@ class LoadedFile:
 class _Converter:
     """Turns composed YAML nodes into Python data, recording positions and problems."""
 
-    def __init__(self, doc: Document, problems: list[Problem]):
-        self.doc = doc
+    def __init__(self, problems: list[Problem]):
+        self.doc: Document | None = None
         self.problems = problems
-        self.nodes = 0
+        self.nodes = 0  # one budget for the whole file, however many documents it holds
         self.constructor = yaml.constructor.SafeConstructor()
 
     def convert(self, node, path: Path, depth: int):
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise _Abort(f"document expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
+            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
         if depth > MAX_DEPTH:
             raise _Abort(f"document is nested more than {MAX_DEPTH} levels deep", node)
         # a scalar is placed at its value; a mapping or list at its key's line, where a reader looks
@@ -192,7 +193,10 @@ class _Converter:
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _SCALAR_TAGS:
                 raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
-            value = self.constructor.construct_object(node, deep=True)
+            try:
+                value = self.constructor.construct_object(node, deep=True)
+            except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
+                raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
             if isinstance(value, float) and value != value:  # .nan
                 return value
             if isinstance(value, (datetime.date, datetime.datetime)):
@@ -277,15 +281,18 @@ def load_text(text: str, file: str) -> LoadedFile:
     guard = _depth_guard(text)
     if guard:
         return LoadedFile(file, lines, [], [guard])
+    converter = _Converter(problems)
     try:
         for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
-            if node is None:
-                continue
-            doc = Document(file, index, None, lines=lines)
+            if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""):
+                continue  # an empty document (a trailing ---): skipped, as YAML tools do
+            doc = converter.doc = Document(file, index, None, lines=lines)
             try:
-                doc.data = _Converter(doc, problems).convert(node, (), 0)
+                doc.data = converter.convert(node, (), 0)
             except _Abort as exc:
                 problems.append(Problem("SPEC001", str(exc), *exc.position))
+                if converter.nodes > MAX_NODES:
+                    break  # the budget is spent: later documents are not read
                 continue
             documents.append(doc)
     except yaml.MarkedYAMLError as exc:
@@ -300,6 +307,42 @@ def load_text(text: str, file: str) -> LoadedFile:
         line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
         problems.append(Problem("SPEC001", f"invalid YAML: character {exc.character!r} is not allowed ({exc.reason})", line, col))
     return LoadedFile(file, lines, documents, problems)
+
+
+def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most `limit` + 1 of them (enough for `too_big` to say so).
+
+    Anything else is refused with OSError (its strerror says why) before a byte is read: a named
+    pipe would block forever, a device such as /dev/zero (also through a symlink) never ends, and a
+    directory has no text. The file is opened without blocking and checked on the open descriptor.
+    """
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
+            raise OSError(errno.EINVAL, f"not a regular file: it is {kind}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks, left = [], limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream, limit: int = MAX_BYTES) -> bytes:
+    """At most `limit` + 1 bytes of a stream (standard input)."""
+    return stream.read(limit + 1)
 
 
 def too_big(data: bytes) -> Problem | None:

@@ -16,6 +16,11 @@ def pages(data: bytes) -> list[str]:
     except ImportError:
         raise ValueError(f"reading PDF contracts needs the pdf extra: {INSTALL}") from None
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings about sloppy PDFs are not findings
+    from .loader import too_big
+
+    problem = too_big(data)
+    if problem:
+        raise ValueError(problem.message)
     if not data.startswith(b"%PDF-"):
         raise ValueError("not a PDF file: it does not start with %PDF-")
     try:

@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
-from .loader import display, load_bytes
+from .loader import Problem, display, load_bytes, read_file, read_stream
 from .prose import is_prose
 from .scoring import scorecard
 
@@ -94,8 +94,7 @@ def discover(paths) -> list[str]:
 
 def _is_clusterlint(path: str) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
+        head = read_file(path, 65535)
     except OSError:
         return False
     return bool(_CLUSTERLINT_DOC.search(head))
@@ -103,10 +102,9 @@ def _is_clusterlint(path: str) -> bool:
 
 def _read(path: str) -> tuple[str, bytes]:
     if path == "-":
-        return "<stdin>", sys.stdin.buffer.read()
+        return "<stdin>", read_stream(sys.stdin.buffer)
     try:
-        with open(path, "rb") as handle:
-            return display(path), handle.read()
+        return display(path), read_file(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
@@ -120,6 +118,8 @@ def _load(path: str, rules: dict):
         loaded = prose_reader.load(data, name)
     else:
         loaded = load_bytes(data, name)
+        if not loaded.documents and not loaded.problems:
+            loaded.problems.append(Problem("SPEC001", "the file holds no YAML document (it is empty or only comments): nothing to review", 1, 1))
     result = FileResult(name, loaded.lines, pages=loaded.pages)
     typed = typed_documents(loaded, result, rules)
     return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems), loaded

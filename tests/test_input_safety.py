@@ -1,0 +1,135 @@
+"""Inputs a user (or an attacker) can write: non-regular files, empty documents, unreadable
+scalars, broken configurations and baselines. Each gives a finding or a positioned exit-2 error."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from clusterlint.config import glob_matches
+from clusterlint.loader import load_text
+
+from conftest import SPECS, run_cli
+
+SPEC = str(SPECS / "aws-p5-48xlarge.yaml")
+
+
+@pytest.mark.parametrize("option", [None, "--workload", "--baseline", "--config"])
+def test_a_fifo_is_refused_not_waited_on(tmp_path, option):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    args = ["check", str(fifo)] if option is None else ["check", SPEC, option, str(fifo)]
+    code, out, err = run_cli(*args)
+    assert code == 2
+    assert f"{fifo}: cannot read" in err and "(not a regular file: it is a named pipe (FIFO))" in err
+
+
+@pytest.mark.parametrize("option", [None, "--workload", "--baseline"])
+def test_a_symlink_to_dev_zero_is_refused(tmp_path, option):
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    args = ["check", str(link)] if option is None else ["check", SPEC, option, str(link)]
+    code, _, err = run_cli(*args)
+    assert code == 2
+    assert "(not a regular file: it is a device)" in err
+
+
+def test_a_directory_given_as_a_rule_file_is_refused(tmp_path):
+    (tmp_path / "rules.yaml").mkdir()
+    (tmp_path / ".clusterlint.yaml").write_text("rules: [rules.yaml/]\n")
+    code, _, err = run_cli("check", SPEC, "--config", str(tmp_path / ".clusterlint.yaml"))
+    assert code == 2 and "internal error" not in err
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n", "# only a comment\n"])
+def test_a_file_without_documents_is_a_finding(tmp_path, text):
+    path = tmp_path / "empty.yaml"
+    path.write_text(text)
+    code, out, _ = run_cli("check", "--no-color", str(path))
+    assert code == 1
+    assert f"{path}:1:1: SPEC001 [error] the file holds no YAML document (it is empty or only comments): nothing to review" in out
+
+
+def test_empty_stdin_is_a_finding():
+    code, out, _ = run_cli("check", "--no-color", "-", input="")
+    assert code == 1
+    assert "<stdin>:1:1: SPEC001 [error] the file holds no YAML document" in out
+
+
+def test_a_trailing_document_separator_is_skipped():
+    text = (SPECS / "aws-p5-48xlarge.yaml").read_text()
+    plain, trailing = load_text(text, "a.yaml"), load_text(text + "---\n", "a.yaml")
+    assert [d.data for d in trailing.documents] == [d.data for d in plain.documents]
+    assert trailing.problems == plain.problems
+
+
+@pytest.mark.parametrize("text, position, message", [
+    ("a: 2024-02-30\n", (1, 4), "'2024-02-30' cannot be read as timestamp: day is out of range for month"),
+    ('a:\n  b: !!int "0xZZ"\n', (2, 6), "'0xZZ' cannot be read as int: invalid literal for int() with base 16: 'ZZ'"),
+])
+def test_unconstructible_scalars_are_spec001_at_their_position(text, position, message):
+    loaded = load_text(text, "f.yaml")
+    assert [(p.rule, p.message, (p.line, p.column)) for p in loaded.problems] == [("SPEC001", message, position)]
+
+
+def test_alias_budget_is_per_file_not_per_document():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]" for i in range(1, 5)]  # 111,111 nodes: under the limit alone
+    document = "\n".join(lines) + "\n"
+    start = time.perf_counter()
+    loaded = load_text("---\n".join([document] * 40), "bombs.yaml")
+    assert time.perf_counter() - start < 5
+    assert [p.rule for p in loaded.problems] == ["SPEC001"]
+    assert loaded.problems[0].message == "file expands to more than 200000 nodes (YAML alias bomb?)"
+    assert len(loaded.documents) == 1  # the first fits the budget; the second spends it; the rest are not read
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_min_score_must_be_a_finite_number(value):
+    code, _, err = run_cli("check", SPEC, "--min-score", value)
+    assert code == 2
+    assert "Invalid value for '--min-score'" in err
+
+
+def test_contract_null_in_the_configuration_is_the_default(tmp_path):
+    config = tmp_path / ".clusterlint.yaml"
+    config.write_text("contract: null\nworkload: null\n")
+    code, out, err = run_cli("check", SPEC, "--config", str(config))
+    assert code == 1 and "internal error" not in err
+    assert "CON003" in out
+
+
+def test_a_bad_glob_in_per_file_ignores_is_positioned(tmp_path):
+    config = tmp_path / ".clusterlint.yaml"
+    config.write_text('per-file-ignores:\n  "[z-a].yaml": [NET001]\n')
+    code, _, err = run_cli("check", SPEC, "--config", str(config))
+    assert code == 2
+    assert f"{config}:2:3: per-file-ignores: '[z-a].yaml' is not a valid glob (bad character range z-a)" in err
+
+
+def test_tool_that_is_not_a_table_in_pyproject(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('tool = """\n[tool.clusterlint]\n"""\n')
+    code, _, err = run_cli("check", SPEC, "--config", str(pyproject))
+    assert code == 2
+    assert "pyproject.toml: `tool` must be a table ([tool.clusterlint]), not a str" in err
+
+
+def test_dot_slash_is_a_prefix_not_a_set_of_characters():
+    assert glob_matches("./.venv/*.yaml", ".venv/a.yaml")
+    assert not glob_matches("./.venv/*.yaml", "venv/a.yaml")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"clusterlint_baseline": true, "findings": []}', "not a clusterlint baseline (format 1)"),
+    ("[" * 100_000, "not a clusterlint baseline: "),
+    ('{"clusterlint_baseline": 1, "findings": [[]]}', "findings[0]: expected rule, file and fingerprint"),
+])
+def test_wrongly_shaped_baselines_are_refused(tmp_path, text, message):
+    path = tmp_path / "baseline.json"
+    path.write_text(text)
+    code, _, err = run_cli("check", SPEC, "--baseline", str(path))
+    assert code == 2
+    assert message in err and "internal error" not in err
