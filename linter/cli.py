@@ -154,8 +154,12 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, write
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline)
     report = run_check(options)
+    for path in outputs:
+        _refuse_input(path, report.inputs)
     if write_baseline:
         from . import baseline
+
+        _refuse_input(write_baseline, {k: v for k, v in report.inputs.items() if v != "the baseline"})
 
         findings = report.findings
         _write(write_baseline, baseline.dumps(findings, write_baseline))
@@ -170,6 +174,13 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, write
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         click.echo(render(fmt, report, color=color), nl=False, color=color)
     sys.exit(1 if report.failed() else 0)
+
+
+def _refuse_input(path: str, inputs: dict) -> None:
+    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration)."""
+    what = inputs.get(os.path.realpath(path))
+    if what:
+        _fail(f"{path}: refusing to overwrite {what} with the output; choose another file")
 
 
 def _write(path: str, text: str) -> None:

@@ -133,3 +133,44 @@ def test_wrongly_shaped_baselines_are_refused(tmp_path, text, message):
     code, _, err = run_cli("check", SPEC, "--baseline", str(path))
     assert code == 2
     assert message in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("flag", ["-o", "--write-baseline"])
+@pytest.mark.parametrize("target, what", [("quote.yaml", "a file being linted"), ("work.yaml", "the workload"),
+                                          (".clusterlint.yaml", "the configuration")])
+def test_outputs_never_overwrite_an_input(tmp_path, monkeypatch, flag, target, what):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quote.yaml").write_text((SPECS / "aws-p5-48xlarge.yaml").read_text())
+    (tmp_path / "work.yaml").write_text((SPECS / "llama70b-pretrain.yaml").read_text())
+    (tmp_path / ".clusterlint.yaml").write_text("workload: work.yaml\n")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    args = ["check", "quote.yaml", flag, target] + (["--format", "json"] if flag == "-o" else [])
+    code, _, err = run_cli(*args)
+    assert code == 2
+    assert f"clusterlint: error: {target}: refusing to overwrite {what} with the output; choose another file" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_write_baseline_may_rewrite_the_baseline_in_use(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quote.yaml").write_text((SPECS / "aws-p5-48xlarge.yaml").read_text())
+    assert run_cli("check", "quote.yaml", "--write-baseline", "base.json")[0] == 0
+    assert run_cli("check", "quote.yaml", "--baseline", "base.json", "--write-baseline", "base.json")[0] == 0
+
+
+@pytest.mark.parametrize("head", [
+    "\ufeffapiVersion: clusterlint/v1\n",
+    '{"apiVersion": "clusterlint/v1",\n',
+    '{\n  "apiVersion": "clusterlint/v1",\n',
+    '"apiVersion": clusterlint/v1\n',
+    "apiVersion : clusterlint/v1\n",
+    "'apiVersion': 'clusterlint/v1'\n",
+    '{"metadata": {"name": "x"}, "apiVersion": "clusterlint/v1",\n',
+])
+def test_discovery_recognises_every_way_to_write_api_version(tmp_path, head):
+    (tmp_path / "spec.yaml").write_bytes((head + "kind: Cluster\n").encode("utf-8"))
+    (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
+    from clusterlint.run import _is_clusterlint, discover
+
+    assert discover([str(tmp_path)]) == [str(tmp_path / "spec.yaml")]
+    assert _is_clusterlint(str(tmp_path / "spec.yaml")) and not _is_clusterlint(str(tmp_path / "other.yaml"))
