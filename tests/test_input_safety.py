@@ -174,3 +174,23 @@ def test_discovery_recognises_every_way_to_write_api_version(tmp_path, head):
 
     assert discover([str(tmp_path)]) == [str(tmp_path / "spec.yaml")]
     assert _is_clusterlint(str(tmp_path / "spec.yaml")) and not _is_clusterlint(str(tmp_path / "other.yaml"))
+
+
+@pytest.mark.parametrize("old, new, position, message", [
+    ("memory: 2TiB", "memory: 0GB", "19:15", "spec.node_pools[0].memory: '0GB' is zero"),
+    ("nic_speed: 100Gbps", "nic_speed: 0Gbps", "24:61", "spec.network.inter_node.nic_speed: '0Gbps' is zero"),
+])
+def test_a_zero_quantity_is_a_schema_finding(tmp_path, old, new, position, message):
+    spec = tmp_path / "zero.yaml"
+    spec.write_text((SPECS / "aws-p5-48xlarge.yaml").read_text().replace(old, new))
+    code, out, err = run_cli("check", "--no-color", str(spec), "--workload", str(SPECS / "llama70b-pretrain.yaml"))
+    assert code == 1 and "internal error" not in err
+    assert f"{spec}:{position}: SPEC002 [error] {message}: state the figure, or leave the key out when there is none" in out
+
+
+def test_zero_parameters_in_the_workload_is_a_schema_finding(tmp_path):
+    workload = tmp_path / "work.yaml"
+    workload.write_text((SPECS / "llama70b-pretrain.yaml").read_text().replace("parameters: 70B", "parameters: 0"))
+    code, out, err = run_cli("check", "--no-color", SPEC, "--workload", str(workload))
+    assert code == 1 and "internal error" not in err
+    assert f"{workload}:9:23: SPEC002 [error] spec.model.parameters: '0' is zero: state the figure, or leave the key out when there is none" in out
