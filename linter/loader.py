@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import errno
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -37,7 +38,33 @@ MAX_BYTES = 4 * 2**20  # a quote is a few KB; 4 MiB leaves two orders of magnitu
 MAX_DEPTH = 64  # the deepest spec path is 6 levels
 MAX_NODES = 200_000  # alias expansion: a billion-laughs file hits this in microseconds
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Plain scalars resolved as YAML 1.2's core schema does, as JSON Schema and editors read them.
+
+    YAML 1.1 (PyYAML's default) reads `010` as 8, `1:30` as 90, `1_000` as 1000 and `0o10` as a
+    string; YAML 1.2 reads 10, a string, a string and 8. Where the two disagree on a number the
+    value is ambiguous across tools, so `_Converter` reports it (SPEC001 at its position) instead
+    of picking one. Dates keep their YAML 1.1 resolution: date fields want them, checked.
+    """
+
+    yaml_implicit_resolvers: dict = {}
+
+
+for _tag, _regexp, _first in (
+    ("null", r"^(?:~|null|Null|NULL|)$", "~nN"),
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+.0123456789"),
+):
+    _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_regexp), list(_first) + ([""] if _tag == "null" else []))
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    for _tag, _regexp in _resolvers:
+        if _tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"):
+            _Loader.add_implicit_resolver(_tag, _regexp, [_first])
+_YAML11 = yaml.resolver.Resolver()
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -46,6 +73,7 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_SCALAR_INT = "tag:yaml.org,2002:int"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -194,9 +222,11 @@ class _Converter:
             if node.tag not in _SCALAR_TAGS:
                 raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
             try:
-                value = self.constructor.construct_object(node, deep=True)
+                value = self._int(node) if node.tag == _SCALAR_INT else self.constructor.construct_object(node, deep=True)
             except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
                 raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
+            if not node.style:  # plain (the C parser says '', the Python one None)
+                self._same_in_yaml_11(node, value)
             if isinstance(value, float) and value != value:  # .nan
                 return value
             if isinstance(value, (datetime.date, datetime.datetime)):
@@ -231,6 +261,39 @@ class _Converter:
             self.doc.key_positions[path + (key,)] = _pos(key_node)
             result[key] = self.convert(value_node, path + (key,), depth + 1)
         return result
+
+
+    @staticmethod
+    def _int(node) -> int:
+        """A YAML 1.2 core integer: decimal, 0o octal or 0x hexadecimal (no 1.1 forms: 010, 1_000, 1:30, 0b1)."""
+        text = node.value
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            return int(text, 10)
+        for prefix, base, digits in (("0o", 8, "[0-7]+"), ("0x", 16, "[0-9a-fA-F]+")):
+            if text.startswith(prefix) and re.fullmatch(digits, text[2:]):
+                return int(text[2:], base)
+        raise ValueError("not a YAML 1.2 integer (such as 42, -7, 0o17 or 0x1F)")
+
+    def _same_in_yaml_11(self, node, value) -> None:
+        """SPEC001 where YAML 1.1 reads a plain scalar as a different number (or a number as text)."""
+        old_tag = _YAML11.resolve(yaml.ScalarNode, node.value, (True, False))
+        if node.tag not in _NUMBER_TAGS and old_tag not in _NUMBER_TAGS:
+            return
+        try:
+            old = self.constructor.construct_object(yaml.ScalarNode(old_tag, node.value, node.start_mark, node.end_mark), deep=True)
+        except (yaml.constructor.ConstructorError, ValueError, OverflowError):
+            old = node.value
+        if type(old) is type(value) and (old == value or old != old and value != value):
+            return
+        line, col = _pos(node)
+        number = value if isinstance(value, (int, float)) else old
+        self.problems.append(Problem(
+            "SPEC001", f"{node.value!r} is {_reading(value)} in YAML 1.2 (JSON Schema, editors) but {_reading(old)} in YAML 1.1: "
+            f"write the number as {number!r}, or quote the text", line, col))
+
+
+def _reading(value) -> str:
+    return "text" if isinstance(value, str) else f"the number {value!r}"
 
 
 class _Abort(Exception):

@@ -67,7 +67,7 @@ def test_a_trailing_document_separator_is_skipped():
 
 @pytest.mark.parametrize("text, position, message", [
     ("a: 2024-02-30\n", (1, 4), "'2024-02-30' cannot be read as timestamp: day is out of range for month"),
-    ('a:\n  b: !!int "0xZZ"\n', (2, 6), "'0xZZ' cannot be read as int: invalid literal for int() with base 16: 'ZZ'"),
+    ('a:\n  b: !!int "0xZZ"\n', (2, 6), "'0xZZ' cannot be read as int: not a YAML 1.2 integer (such as 42, -7, 0o17 or 0x1F)"),
 ])
 def test_unconstructible_scalars_are_spec001_at_their_position(text, position, message):
     loaded = load_text(text, "f.yaml")
@@ -194,3 +194,23 @@ def test_zero_parameters_in_the_workload_is_a_schema_finding(tmp_path):
     code, out, err = run_cli("check", "--no-color", SPEC, "--workload", str(workload))
     assert code == 1 and "internal error" not in err
     assert f"{workload}:9:23: SPEC002 [error] spec.model.parameters: '0' is zero: state the figure, or leave the key out when there is none" in out
+
+
+@pytest.mark.parametrize("text, value", [
+    ("0x20", 32), ("10", 10), ("-5", -5), ("+7", 7), ("1.5", 1.5), ("yes", "yes"), ("off", "off"), ("'010'", "010"),
+])
+def test_scalars_resolve_as_yaml_1_2_core(text, value):
+    loaded = load_text(f"a: {text}\n", "f.yaml")
+    assert (loaded.documents[0].data, loaded.problems) == ({"a": value}, [])
+
+
+@pytest.mark.parametrize("text, value, message", [
+    ("010", 10, "'010' is the number 10 in YAML 1.2 (JSON Schema, editors) but the number 8 in YAML 1.1: write the number as 10, or quote the text"),
+    ("1:30", "1:30", "'1:30' is text in YAML 1.2 (JSON Schema, editors) but the number 90 in YAML 1.1: write the number as 90, or quote the text"),
+    ("0o10", 8, "'0o10' is the number 8 in YAML 1.2 (JSON Schema, editors) but text in YAML 1.1: write the number as 8, or quote the text"),
+    ("1_000", "1_000", "'1_000' is text in YAML 1.2 (JSON Schema, editors) but the number 1000 in YAML 1.1: write the number as 1000, or quote the text"),
+])
+def test_forms_yaml_1_1_reads_differently_are_reported_at_their_position(text, value, message):
+    loaded = load_text(f"spec:\n  count: {text}\n", "f.yaml")
+    assert loaded.documents[0].data == {"spec": {"count": value}}
+    assert [(p.rule, p.message, p.line, p.column) for p in loaded.problems] == [("SPEC001", message, 2, 10)]
