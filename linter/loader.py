@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import errno
+import itertools
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ def nearest(written, path: Path) -> Path:
 
 MAX_BYTES = 4 * 2**20  # a quote is a few KB; 4 MiB leaves two orders of magnitude of room
 MAX_DEPTH = 64  # the deepest spec path is 6 levels
-MAX_NODES = 200_000  # alias expansion: a billion-laughs file hits this in microseconds
+MAX_NODES = 100_000  # per file, aliases expanded: a quote has a few hundred; a billion-laughs file stops in milliseconds
 
 
 
@@ -73,6 +74,8 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_END = object()
+_NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
 _SCALAR_INT = "tag:yaml.org,2002:int"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
@@ -225,7 +228,7 @@ class _Converter:
                 value = self._int(node) if node.tag == _SCALAR_INT else self.constructor.construct_object(node, deep=True)
             except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
                 raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
-            if not node.style:  # plain (the C parser says '', the Python one None)
+            if not node.style and node.value[:1] in _NUMERIC_START:  # plain (the C parser says '', the Python one None)
                 self._same_in_yaml_11(node, value)
             if isinstance(value, float) and value != value:  # .nan
                 return value
@@ -319,21 +322,32 @@ def decode(data: bytes, what: str = "YAML text") -> tuple[str | None, Problem | 
         return None, Problem("SPEC001", f"not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded ({exc.reason}); save the file as UTF-8", line, col)
 
 
-def _depth_guard(text: str) -> Problem | None:
-    """Reject over-deep nesting before composing (the C composer recurses without a guard)."""
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except yaml.YAMLError:
-        return None  # reported with its position by the composer
-    return None
+class _DepthGuard:
+    """Reject over-deep nesting before composing (the C composer recurses without a guard).
+
+    It reads the parser's events one document ahead of the composer, so a file whose budget is
+    spent in its first documents is not parsed to its end.
+    """
+
+    def __init__(self, text: str):
+        self.events = yaml.parse(text, Loader=_Loader)
+
+    def next_document(self) -> Problem | None:
+        depth = 0
+        try:
+            for event in self.events:
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        mark = event.start_mark
+                        return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+                elif isinstance(event, yaml.DocumentEndEvent):
+                    return None
+        except yaml.YAMLError:
+            return None  # reported with its position by the composer
+        return None
 
 
 def load_text(text: str, file: str) -> LoadedFile:
@@ -341,12 +355,18 @@ def load_text(text: str, file: str) -> LoadedFile:
     lines = text.splitlines()
     problems: list[Problem] = []
     documents: list[Document] = []
-    guard = _depth_guard(text)
-    if guard:
-        return LoadedFile(file, lines, [], [guard])
+    guard = _DepthGuard(text)
+    nodes = yaml.compose_all(text, Loader=_Loader)
     converter = _Converter(problems)
     try:
-        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
+        for index in itertools.count():
+            too_deep = guard.next_document()
+            if too_deep:
+                problems.append(too_deep)
+                break
+            node = next(nodes, _END)
+            if node is _END:
+                break
             if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""):
                 continue  # an empty document (a trailing ---): skipped, as YAML tools do
             doc = converter.doc = Document(file, index, None, lines=lines)

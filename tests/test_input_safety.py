@@ -76,14 +76,16 @@ def test_unconstructible_scalars_are_spec001_at_their_position(text, position, m
 
 def test_alias_budget_is_per_file_not_per_document():
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]" for i in range(1, 5)]  # 111,111 nodes: under the limit alone
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]" for i in range(1, 4)]
+    # one document: its mapping, 4 keys, and lists of 11, 111, 1,111 and 11,111 nodes = 12,349, under the limit alone
     document = "\n".join(lines) + "\n"
+    assert load_text(document, "one.yaml").problems == []
     start = time.perf_counter()
     loaded = load_text("---\n".join([document] * 40), "bombs.yaml")
     assert time.perf_counter() - start < 5
     assert [p.rule for p in loaded.problems] == ["SPEC001"]
-    assert loaded.problems[0].message == "file expands to more than 200000 nodes (YAML alias bomb?)"
-    assert len(loaded.documents) == 1  # the first fits the budget; the second spends it; the rest are not read
+    assert loaded.problems[0].message == "file expands to more than 100000 nodes (YAML alias bomb?)"
+    assert len(loaded.documents) == 8  # 8 x 12,349 = 98,792 fit; the ninth spends the budget; the rest are not read
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
