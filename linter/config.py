@@ -317,11 +317,9 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     and params against the rules that exist (built-in, the configuration's, and plugins')."""
     from .registry import builtin_rules, plugin_rules, user_rules
 
-    file_values = dict(config.values) if config else {}
+    file_values = {k: v for k, v in config.values.items() if v is not None} if config else {}  # `key: null` is the default, written out
     values, origins = dict(DEFAULTS), {k: "default" for k in DEFAULTS}
     for key, value in file_values.items():
-        if value is None:  # `contract: null` is the default, written out
-            continue
         if key in PATH_KEYS:
             value = os.path.normpath(os.path.join(config.base, value))
         elif key == "rules":

@@ -97,7 +97,7 @@ def test_min_score_must_be_a_finite_number(value):
 
 def test_contract_null_in_the_configuration_is_the_default(tmp_path):
     config = tmp_path / ".clusterlint.yaml"
-    config.write_text("contract: null\nworkload: null\n")
+    config.write_text("contract: null\nworkload: null\nselect:\nfail-on: ~\n")
     code, out, err = run_cli("check", SPEC, "--config", str(config))
     assert code == 1 and "internal error" not in err
     assert "CON003" in out
