@@ -52,14 +52,21 @@ def dumps(findings, path: str) -> str:
 
 def load(path: str) -> Counter:
     """The baseline's entries as a multiset of match keys."""
+    from .loader import MAX_BYTES, read_file
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+        data = read_file(path)
+        if len(data) > MAX_BYTES:
+            raise BaselineError(f"{path}: baseline is over the {MAX_BYTES // 2**20} MiB limit")
+        document = json.loads(data.decode("utf-8-sig"))
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read baseline ({exc.strerror}); write one with --write-baseline {path}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BaselineError(f"{path}: not a clusterlint baseline: invalid JSON ({exc})") from None
-    if not isinstance(document, dict) or document.get("clusterlint_baseline") != FORMAT or not isinstance(document.get("findings"), list):
+    except RecursionError:
+        raise BaselineError(f"{path}: not a clusterlint baseline: JSON nested too deeply") from None
+    version = document.get("clusterlint_baseline") if isinstance(document, dict) else None
+    if type(version) is not int or version != FORMAT or not isinstance(document.get("findings"), list):  # True is not 1
         raise BaselineError(f"{path}: not a clusterlint baseline (format {FORMAT}); write one with --write-baseline {path}")
     keys: Counter = Counter()
     for i, entry in enumerate(document["findings"]):

@@ -22,6 +22,21 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+class Score(click.FloatRange):
+    """A score from 0 to 100: a number (nan and inf are not, though float() reads them)."""
+
+    def __init__(self):
+        super().__init__(0, 100)
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number from 0 to 100", param, ctx)
+        return number
+
+
 class Group(click.Group):
     """Turns every unexpected exception into a one-line error and exit 2 (tracebacks with --debug)."""
 
@@ -108,7 +123,7 @@ def config_options(fn):
         click.option("--workload", "-w", metavar="FILE", help="A Workload spec applied to every review."),
         click.option("--contract", "-c", metavar="FILE", help="A contract (YAML, .txt, .md or .pdf) applied to every review."),
         click.option("--fail-on", type=click.Choice(FAIL_ON), help="Lowest severity that makes the exit code 1 (default: error)."),
-        click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
+        click.option("--min-score", type=Score(), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
         click.option("--baseline", metavar="FILE", help="Report only findings not in this baseline file."),
     ]
     for option in reversed(options):
@@ -139,8 +154,12 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, write
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline)
     report = run_check(options)
+    for path in outputs:
+        _refuse_input(path, report.inputs)
     if write_baseline:
         from . import baseline
+
+        _refuse_input(write_baseline, {k: v for k, v in report.inputs.items() if v != "the baseline"})
 
         findings = report.findings
         _write(write_baseline, baseline.dumps(findings, write_baseline))
@@ -155,6 +174,13 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, write
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         click.echo(render(fmt, report, color=color), nl=False, color=color)
     sys.exit(1 if report.failed() else 0)
+
+
+def _refuse_input(path: str, inputs: dict) -> None:
+    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration)."""
+    what = inputs.get(os.path.realpath(path))
+    if what:
+        _fail(f"{path}: refusing to overwrite {what} with the output; choose another file")
 
 
 def _write(path: str, text: str) -> None:

@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from .loader import display, load_bytes, nearest
+from .loader import display, load_bytes, nearest, read_file
 from .registry import AREAS, DOCUMENT_CHECK, add_rule
 
 NAMES = (".clusterlint.yaml", ".clusterlint.yml")
@@ -49,9 +49,8 @@ def _here(folder: str) -> str | None:
     pyproject = os.path.join(folder, "pyproject.toml")
     if os.path.isfile(pyproject):
         try:
-            with open(pyproject, "rb") as handle:
-                if _TOOL_TABLE.search(handle.read()):
-                    return pyproject
+            if _TOOL_TABLE.search(read_file(pyproject)):
+                return pyproject
         except OSError:
             pass
     return None
@@ -147,7 +146,10 @@ def _read_toml(path: str, data: bytes):
         document = tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{display(path)}: invalid TOML: {exc}") from None
-    section = document.get("tool", {}).get("clusterlint", {})
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{display(path)}: `tool` must be a table ([tool.clusterlint]), not a {type(tool).__name__}")
+    section = tool.get("clusterlint", {})
     if not isinstance(section, dict):
         raise ConfigError(f"{display(path)}: [tool.clusterlint] must be a table")
     positions = _toml_positions(text.splitlines())
@@ -157,8 +159,7 @@ def _read_toml(path: str, data: bytes):
 def read(path: str) -> "FileConfig":
     """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint])."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
     values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
@@ -261,7 +262,9 @@ def glob_matches(pattern: str, relative: str) -> bool:
     """A pattern with no / matches a file's name in any folder; one with / matches from the base."""
     relative = relative.replace(os.sep, "/")
     target = relative if "/" in pattern else relative.rsplit("/", 1)[-1]
-    return bool(_glob(pattern.lstrip("./") if pattern.startswith("./") else pattern).match(target))
+    while pattern.startswith("./"):  # a prefix, not the characters . and / (./.venv/** keeps its dot)
+        pattern = pattern[2:]
+    return bool(_glob(pattern).match(target))
 
 
 # ------------------------------------------------------------------ the effective settings
@@ -314,7 +317,7 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     and params against the rules that exist (built-in, the configuration's, and plugins')."""
     from .registry import builtin_rules, plugin_rules, user_rules
 
-    file_values = dict(config.values) if config else {}
+    file_values = {k: v for k, v in config.values.items() if v is not None} if config else {}  # `key: null` is the default, written out
     values, origins = dict(DEFAULTS), {k: "default" for k in DEFAULTS}
     for key, value in file_values.items():
         if key in PATH_KEYS:
@@ -359,6 +362,13 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         problems += _check_selectors(selectors, known, lambda i, p=pattern: f"{config.where('per-file-ignores', p, i)}: per-file-ignores")
     for selectors in (cli.get("per-file-ignores") or {}).values():
         problems += _check_selectors(selectors, known, flag("per-file-ignores"))
+    for pattern in values["per-file-ignores"]:
+        try:
+            _glob(pattern)
+        except re.error as exc:
+            written = pattern in file_values.get("per-file-ignores", {}) and pattern not in (cli.get("per-file-ignores") or {})
+            where = f"{config.where('per-file-ignores', pattern)}: per-file-ignores" if written else "--per-file-ignores"
+            problems.append(f"{where}: {pattern!r} is not a valid glob ({exc.msg})")
     for selectors, where in ((file_values.get("ignore", []), in_file("ignore")), (cli.get("ignore") or [], flag("ignore"))):
         problems += [f"{where(i)}: {s} cannot be ignored: {ALWAYS_ON[s]} cannot be reviewed, so ignoring it would pass the file unread"
                      for i, s in enumerate(selectors) if s in ALWAYS_ON]
@@ -400,7 +410,7 @@ class Resolver:
     def __init__(self, cli: dict, config: str | None = None, isolated: bool = False):
         if config and isolated:
             raise ConfigError("--config and --isolated cannot be used together")
-        if config and not os.path.isfile(config):
+        if config and not os.path.exists(config):
             raise ConfigError(f"{config}: no such configuration file")
         self.cli, self.fixed, self.isolated = cli, config, isolated
         self._settings: dict = {}

@@ -7,11 +7,12 @@ decided later by the caller (fail-on, formats).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from . import catalog
 from .findings import Finding, dotted, fingerprint
-from .loader import Document, LoadedFile, Problem
+from .loader import Document, LoadedFile, Problem, display
 from .registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from .scoring import finding_score
 from .sentences import sentence_at
@@ -182,6 +183,12 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
             except ParamError as exc:
                 at = rule.params_from or rule.where("params", exc.param)
                 raise RuleError(f"{at}: {rule.id} params.{exc.param}: {exc}") from None
+            except RuleError:
+                raise
+            except Exception as exc:
+                if rule.origin == "built-in" or rule.check.startswith("clusterlint."):
+                    raise  # clusterlint's own code: an internal error, reported as one
+                raise RuleError(_blame(rule, exc)) from None
             for hit in hits:
                 doc = review.docs[hit.kind]
                 line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
@@ -192,6 +199,15 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                 else:
                     identity = (dotted(hit.path), hit.message if value is None else value)
                 result.findings.append(new_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, identity))
+
+
+def _blame(rule: Rule, exc: Exception) -> str:
+    """A user or plugin check that failed: its rule file's `check:` line, and the check's own line."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith(os.path.dirname(__file__))]
+    inside = f" at {display(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return f"{rule.where('check')}: check: {rule.check} failed{inside} ({type(exc).__name__}: {exc}); fix the check or remove the rule"
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:

@@ -9,6 +9,9 @@ SPEC001 finding instead of a hang or an exhausted memory.
 from __future__ import annotations
 
 import datetime
+import errno
+import itertools
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -34,9 +37,35 @@ def nearest(written, path: Path) -> Path:
 
 MAX_BYTES = 4 * 2**20  # a quote is a few KB; 4 MiB leaves two orders of magnitude of room
 MAX_DEPTH = 64  # the deepest spec path is 6 levels
-MAX_NODES = 200_000  # alias expansion: a billion-laughs file hits this in microseconds
+MAX_NODES = 100_000  # per file, aliases expanded: a quote has a few hundred; a billion-laughs file stops in milliseconds
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Plain scalars resolved as YAML 1.2's core schema does, as JSON Schema and editors read them.
+
+    YAML 1.1 (PyYAML's default) reads `010` as 8, `1:30` as 90, `1_000` as 1000 and `0o10` as a
+    string; YAML 1.2 reads 10, a string, a string and 8. Where the two disagree on a number the
+    value is ambiguous across tools, so `_Converter` reports it (SPEC001 at its position) instead
+    of picking one. Dates keep their YAML 1.1 resolution: date fields want them, checked.
+    """
+
+    yaml_implicit_resolvers: dict = {}
+
+
+for _tag, _regexp, _first in (
+    ("null", r"^(?:~|null|Null|NULL|)$", "~nN"),
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+.0123456789"),
+):
+    _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_regexp), list(_first) + ([""] if _tag == "null" else []))
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    for _tag, _regexp in _resolvers:
+        if _tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"):
+            _Loader.add_implicit_resolver(_tag, _regexp, [_first])
+_YAML11 = yaml.resolver.Resolver()
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -45,6 +74,9 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_END = object()
+_NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
+_SCALAR_INT = "tag:yaml.org,2002:int"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -174,16 +206,16 @@ class LoadedFile:
 class _Converter:
     """Turns composed YAML nodes into Python data, recording positions and problems."""
 
-    def __init__(self, doc: Document, problems: list[Problem]):
-        self.doc = doc
+    def __init__(self, problems: list[Problem]):
+        self.doc: Document | None = None
         self.problems = problems
-        self.nodes = 0
+        self.nodes = 0  # one budget for the whole file, however many documents it holds
         self.constructor = yaml.constructor.SafeConstructor()
 
     def convert(self, node, path: Path, depth: int):
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise _Abort(f"document expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
+            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
         if depth > MAX_DEPTH:
             raise _Abort(f"document is nested more than {MAX_DEPTH} levels deep", node)
         # a scalar is placed at its value; a mapping or list at its key's line, where a reader looks
@@ -192,7 +224,12 @@ class _Converter:
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _SCALAR_TAGS:
                 raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
-            value = self.constructor.construct_object(node, deep=True)
+            try:
+                value = self._int(node) if node.tag == _SCALAR_INT else self.constructor.construct_object(node, deep=True)
+            except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
+                raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
+            if not node.style and node.value[:1] in _NUMERIC_START:  # plain (the C parser says '', the Python one None)
+                self._same_in_yaml_11(node, value)
             if isinstance(value, float) and value != value:  # .nan
                 return value
             if isinstance(value, (datetime.date, datetime.datetime)):
@@ -229,6 +266,39 @@ class _Converter:
         return result
 
 
+    @staticmethod
+    def _int(node) -> int:
+        """A YAML 1.2 core integer: decimal, 0o octal or 0x hexadecimal (no 1.1 forms: 010, 1_000, 1:30, 0b1)."""
+        text = node.value
+        if re.fullmatch(r"[-+]?[0-9]+", text):
+            return int(text, 10)
+        for prefix, base, digits in (("0o", 8, "[0-7]+"), ("0x", 16, "[0-9a-fA-F]+")):
+            if text.startswith(prefix) and re.fullmatch(digits, text[2:]):
+                return int(text[2:], base)
+        raise ValueError("not a YAML 1.2 integer (such as 42, -7, 0o17 or 0x1F)")
+
+    def _same_in_yaml_11(self, node, value) -> None:
+        """SPEC001 where YAML 1.1 reads a plain scalar as a different number (or a number as text)."""
+        old_tag = _YAML11.resolve(yaml.ScalarNode, node.value, (True, False))
+        if node.tag not in _NUMBER_TAGS and old_tag not in _NUMBER_TAGS:
+            return
+        try:
+            old = self.constructor.construct_object(yaml.ScalarNode(old_tag, node.value, node.start_mark, node.end_mark), deep=True)
+        except (yaml.constructor.ConstructorError, ValueError, OverflowError):
+            old = node.value
+        if type(old) is type(value) and (old == value or old != old and value != value):
+            return
+        line, col = _pos(node)
+        number = value if isinstance(value, (int, float)) else old
+        self.problems.append(Problem(
+            "SPEC001", f"{node.value!r} is {_reading(value)} in YAML 1.2 (JSON Schema, editors) but {_reading(old)} in YAML 1.1: "
+            f"write the number as {number!r}, or quote the text", line, col))
+
+
+def _reading(value) -> str:
+    return "text" if isinstance(value, str) else f"the number {value!r}"
+
+
 class _Abort(Exception):
     def __init__(self, message: str, node):
         super().__init__(message)
@@ -252,21 +322,32 @@ def decode(data: bytes, what: str = "YAML text") -> tuple[str | None, Problem | 
         return None, Problem("SPEC001", f"not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded ({exc.reason}); save the file as UTF-8", line, col)
 
 
-def _depth_guard(text: str) -> Problem | None:
-    """Reject over-deep nesting before composing (the C composer recurses without a guard)."""
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except yaml.YAMLError:
-        return None  # reported with its position by the composer
-    return None
+class _DepthGuard:
+    """Reject over-deep nesting before composing (the C composer recurses without a guard).
+
+    It reads the parser's events one document ahead of the composer, so a file whose budget is
+    spent in its first documents is not parsed to its end.
+    """
+
+    def __init__(self, text: str):
+        self.events = yaml.parse(text, Loader=_Loader)
+
+    def next_document(self) -> Problem | None:
+        depth = 0
+        try:
+            for event in self.events:
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        mark = event.start_mark
+                        return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+                elif isinstance(event, yaml.DocumentEndEvent):
+                    return None
+        except yaml.YAMLError:
+            return None  # reported with its position by the composer
+        return None
 
 
 def load_text(text: str, file: str) -> LoadedFile:
@@ -274,18 +355,27 @@ def load_text(text: str, file: str) -> LoadedFile:
     lines = text.splitlines()
     problems: list[Problem] = []
     documents: list[Document] = []
-    guard = _depth_guard(text)
-    if guard:
-        return LoadedFile(file, lines, [], [guard])
+    guard = _DepthGuard(text)
+    nodes = yaml.compose_all(text, Loader=_Loader)
+    converter = _Converter(problems)
     try:
-        for index, node in enumerate(yaml.compose_all(text, Loader=_Loader)):
-            if node is None:
-                continue
-            doc = Document(file, index, None, lines=lines)
+        for index in itertools.count():
+            too_deep = guard.next_document()
+            if too_deep:
+                problems.append(too_deep)
+                break
+            node = next(nodes, _END)
+            if node is _END:
+                break
+            if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""):
+                continue  # an empty document (a trailing ---): skipped, as YAML tools do
+            doc = converter.doc = Document(file, index, None, lines=lines)
             try:
-                doc.data = _Converter(doc, problems).convert(node, (), 0)
+                doc.data = converter.convert(node, (), 0)
             except _Abort as exc:
                 problems.append(Problem("SPEC001", str(exc), *exc.position))
+                if converter.nodes > MAX_NODES:
+                    break  # the budget is spent: later documents are not read
                 continue
             documents.append(doc)
     except yaml.MarkedYAMLError as exc:
@@ -300,6 +390,42 @@ def load_text(text: str, file: str) -> LoadedFile:
         line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
         problems.append(Problem("SPEC001", f"invalid YAML: character {exc.character!r} is not allowed ({exc.reason})", line, col))
     return LoadedFile(file, lines, documents, problems)
+
+
+def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most `limit` + 1 of them (enough for `too_big` to say so).
+
+    Anything else is refused with OSError (its strerror says why) before a byte is read: a named
+    pipe would block forever, a device such as /dev/zero (also through a symlink) never ends, and a
+    directory has no text. The file is opened without blocking and checked on the open descriptor.
+    """
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
+            raise OSError(errno.EINVAL, f"not a regular file: it is {kind}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks, left = [], limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream, limit: int = MAX_BYTES) -> bytes:
+    """At most `limit` + 1 bytes of a stream (standard input)."""
+    return stream.read(limit + 1)
 
 
 def too_big(data: bytes) -> Problem | None:

@@ -31,9 +31,9 @@ def _quantity(kind: str, description: str):
         except units.UnitError as exc:
             raise PydanticCustomError("unit", str(exc)) from None
 
-    schema = {"type": "string", "pattern": units.PATTERNS[kind], "description": description, "x-unit": kind}
+    schema = {"type": "string", "pattern": units.SCHEMA_PATTERNS[kind], "description": description, "x-unit": kind}
     if kind == "count":
-        schema = {"anyOf": [{"type": "integer", "minimum": 0}, schema], "description": description, "x-unit": kind}
+        schema = {"anyOf": [{"type": "integer", "minimum": 1}, schema], "description": description, "x-unit": kind}
     return Annotated[units.Quantity, BeforeValidator(parse), PlainSerializer(str, return_type=str), WithJsonSchema(schema)]
 
 

@@ -205,12 +205,11 @@ def add_rule(rules: dict, rule: Rule) -> None:
 
 def read_rule_file(path: str, origin: str, data: bytes | None = None) -> Rule:
     """One user or plugin rule file, with the line and column of each field for its errors."""
-    from .loader import load_bytes
+    from .loader import load_bytes, read_file
 
     if data is None:
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_file(path)
         except OSError as exc:
             raise RuleError(f"{path}: cannot read rule file ({exc.strerror})") from None
     loaded = load_bytes(data, path)

@@ -8,13 +8,15 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
-from .loader import display, load_bytes
+from .loader import Problem, display, load_bytes, read_file, read_stream
 from .prose import is_prose
 from .scoring import scorecard
 
 YAML_SUFFIXES = (".yaml", ".yml")
 _DIRECTIVE = re.compile(r"clusterlint\s*:")  # what every suppression comment contains
-_CLUSTERLINT_DOC = re.compile(rb"^apiVersion:[ \t]*[\"']?clusterlint/", re.MULTILINE)
+# apiVersion: clusterlint/..., as YAML or JSON writes it: at a line's start (after a BOM), a `{` or a `,`;
+# quoted or not; `apiVersion :`
+_CLUSTERLINT_DOC = re.compile(rb"""(?:^(?:\xef\xbb\xbf)?|[{,])[ \t]*(["']?)apiVersion\1[ \t]*:[ \t]*["']?clusterlint/""", re.MULTILINE)
 
 
 class UsageError(Exception):
@@ -37,6 +39,7 @@ class Report:
     not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
     rules: dict = field(default_factory=dict)  # every rule that ran on some file, by id (for SARIF)
     show_suppressed: bool = False  # list suppressed findings in text output
+    inputs: dict = field(default_factory=dict)  # real path -> what it was read as: files an output must not overwrite
 
     @property
     def findings(self) -> list:
@@ -94,8 +97,7 @@ def discover(paths) -> list[str]:
 
 def _is_clusterlint(path: str) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
+        head = read_file(path, 65535)
     except OSError:
         return False
     return bool(_CLUSTERLINT_DOC.search(head))
@@ -103,10 +105,9 @@ def _is_clusterlint(path: str) -> bool:
 
 def _read(path: str) -> tuple[str, bytes]:
     if path == "-":
-        return "<stdin>", sys.stdin.buffer.read()
+        return "<stdin>", read_stream(sys.stdin.buffer)
     try:
-        with open(path, "rb") as handle:
-            return display(path), handle.read()
+        return display(path), read_file(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
@@ -120,6 +121,8 @@ def _load(path: str, rules: dict):
         loaded = prose_reader.load(data, name)
     else:
         loaded = load_bytes(data, name)
+        if not loaded.documents and not loaded.problems:
+            loaded.problems.append(Problem("SPEC001", "the file holds no YAML document (it is empty or only comments): nothing to review", 1, 1))
     result = FileResult(name, loaded.lines, pages=loaded.pages)
     typed = typed_documents(loaded, result, rules)
     return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems), loaded
@@ -180,6 +183,7 @@ def check(options: Options) -> Report:
         workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
         contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
+        _note_inputs(report, settings, path)
         result, typed, invalid, loaded = _load(path, rules)
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
         _suppress(result, loaded, rules, settings.rules)
@@ -189,6 +193,16 @@ def check(options: Options) -> Report:
             _apply_baseline(result, baseline, baselines)
         report.results.append(result)
     return report
+
+
+def _note_inputs(report: Report, settings, path: str) -> None:
+    values = settings.values
+    named = [(path, "a file being linted"), (values["workload"], "the workload"), (values["contract"], "the contract"),
+             (settings.file, "the configuration"), (values["baseline"], "the baseline")]
+    named += [(rule, "a rule file") for rule in values["rules"]]
+    for name, what in named:
+        if name and name != "-":
+            report.inputs.setdefault(os.path.realpath(name), what)
 
 
 def _apply_baseline(result: FileResult, path: str, cache: dict) -> None:

@@ -100,6 +100,9 @@ PATTERNS = {
     "percent": rf"^({_NUMBER}) ?%$",
     "money": rf"^({_NUMBER}) ([A-Z]{{3}})(?:/({_alternatives(MONEY_PER)}))?$",
 }
+POSITIVE = ("size", "rate", "count", "duration")  # zero of these means nothing (a quote leaves out what it lacks)
+_NON_ZERO = r"(?=[0-9]*(?:\.[0-9]*)?[1-9])"  # a digit other than 0 before the exponent
+SCHEMA_PATTERNS = {kind: p.replace("^", "^" + _NON_ZERO, 1) if kind in POSITIVE else p for kind, p in PATTERNS.items()}
 _COMPILED = {kind: re.compile(p) for kind, p in PATTERNS.items()}
 _BARE = re.compile(rf"^{_NUMBER}$")
 
@@ -143,6 +146,8 @@ def parse(text: object, kind: str) -> Quantity:
     number = float(m.group(1))
     if not math.isfinite(number):
         raise UnitError(f"{raw!r} is not a finite number")
+    if number == 0 and kind in POSITIVE:
+        raise UnitError(f"{raw!r} is zero: state the figure, or leave the key out when there is none")
     if kind == "money":
         return Quantity(number, kind, raw, currency=m.group(2), per=m.group(3) or "")
     if kind == "percent":

@@ -67,6 +67,19 @@ class Phrases(Params):
                 raise ValueError(f"phrase {phrase!r} is not a valid regular expression: {exc}") from None
         if not value:
             raise ValueError("name at least one phrase")
+        from clusterlint.backtracking import problem
+
+        try:
+            combined = phrase_pattern(value)  # phrases that compile alone can clash together (a flag mid-pattern)
+        except re.error as exc:
+            raise ValueError(f"the phrases do not compile together: {exc}") from None
+        for phrase in value:
+            reason = problem(_gaps(phrase), ignore_case=True)
+            if reason:
+                raise ValueError(f"phrase {phrase!r} can take exponential or polynomial time on long text ({reason}); rewrite it")
+        reason = problem(combined.pattern, ignore_case=True)
+        if reason:
+            raise ValueError(f"the phrases together can take exponential or polynomial time on long text ({reason}); rewrite them")
         return value
 
     @property

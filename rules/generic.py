@@ -63,10 +63,15 @@ class Pattern(OnePath):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, value):
+        from clusterlint.backtracking import problem
+
         try:
             re.compile(value)
         except re.error as exc:
             raise ValueError(f"not a valid regular expression: {exc}") from None
+        reason = problem(value)
+        if reason:
+            raise ValueError(f"{value!r} can take exponential or polynomial time on long text ({reason}); rewrite it")
         return value
 
 

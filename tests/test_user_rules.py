@@ -295,3 +295,43 @@ def test_installed_plugin_rule_produces_findings_with_lines(plugin, tmp_path):
     without = subprocess.run([sys.executable, "-m", "clusterlint", "check", "--isolated", "q.yaml"], cwd=tmp_path,
                              env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=120)
     assert "EXA001" not in without.stdout
+
+
+@pytest.mark.parametrize("body, message", [
+    ("def broken(review, params):\n    return 1 / 0\n",
+     "rules/broken.yaml:4:8: check: acme_broken:broken failed at rules/acme_broken.py:2 (ZeroDivisionError: division by zero); fix the check or remove the rule"),
+    ("def broken(review):\n    return []\n",
+     "rules/broken.yaml:4:8: check: acme_broken:broken failed (TypeError: broken() takes 1 positional argument but 2 were given); fix the check or remove the rule"),
+])
+def test_a_user_check_that_fails_blames_its_rule_file(repo, body, message):
+    (repo / "rules" / "acme_broken.py").write_text(body)
+    rule(repo, "broken", "id: ORG030\nname: broken\nseverity: warning\ncheck: acme_broken:broken\nneeds: [Cluster]\nsummary: x\n")
+    sys.modules.pop("acme_broken", None)
+    assert error_of() == f"clusterlint: error: {message}\n"
+
+
+@pytest.mark.parametrize("regex, reason", [
+    ("(a+)+$", "a repeated group can end in a part that also matches its start, as (a+)+ and (a|aa)* do"),
+    ("(\\\\w+\\\\s?)*x", "a repeated group can end in a part that also matches its start, as (a+)+ and (a|aa)* do"),
+    ("\\\\d+\\\\d+x", "two repeats in a row can match the same characters, as \\d+\\d+ does"),
+])
+def test_a_user_regex_that_backtracks_is_refused_at_its_position(repo, regex, reason):
+    rule(repo, "slow", f'id: ORG031\nname: slow\nseverity: warning\ncheck: pattern\nneeds: [Contract]\nsummary: x\nparams:\n  path: spec.clauses\n  regex: "{regex}"\n')
+    shown = regex.replace("\\\\", "\\")
+    assert error_of() == (f"clusterlint: error: rules/slow.yaml:9:10: ORG031 params.regex: Value error, {shown!r} can take exponential "
+                          f"or polynomial time on long text ({reason}); rewrite it\n")
+
+
+def test_safe_user_regexes_are_accepted():
+    from clusterlint.backtracking import problem
+
+    for regex in (r"\d+(?:[.,]\d+)*", r"\d{1,3}(?:,\d{3})*", r"(?:cat|dog)+s", r"sole (and exclusive )?remedy", r"foo.*bar", r"(a|ab)*c"):
+        assert problem(regex) is None, regex
+
+
+def test_user_phrases_that_compile_alone_but_not_together_are_refused(repo, monkeypatch):
+    (repo / ".clusterlint.yaml").write_text("params:\n  CON001:\n    phrases: ['(?i)best efforts', 'reasonable']\n")
+    code, _, err = run_cli("check", "q.yaml")
+    assert code == 2 and "internal error" not in err
+    assert err == ("clusterlint: error: .clusterlint.yaml:2:3: CON001 params.phrases: Value error, the phrases do not compile together: "
+                   "global flags not at the start of the expression at position 13\n")
