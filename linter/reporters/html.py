@@ -31,6 +31,8 @@ def _page(title: str, body: list[str]) -> str:
 
 
 def _scorecard(file: str, card: dict) -> list[str]:
+    if card["score"] is None:
+        return [f"<p class=\"error\"><code>{escape(file)}</code>: not reviewed ({escape(card['not_reviewed'])})</p>"]
     areas = "".join(f"<td class=\"num\">{card['areas'][a]:g}</td>" for a in SCORED_AREAS)
     return [
         "<table class=\"scorecard\"><tr><th>file</th><th>score</th><th>grade</th>" + "".join(f"<th>{a}</th>" for a in SCORED_AREAS) + "</tr>",
@@ -43,9 +45,10 @@ def _findings(findings) -> list[str]:
         return ["<p>No findings.</p>"]
     out = ["<table class=\"findings\"><tr><th>severity</th><th>rule</th><th>where</th><th>message</th></tr>"]
     for f in findings:
+        related = "".join(f" (with {escape(r.message)} at <code>{escape(location(r))}</code>)" for r in f.related)
         out.append(
             f"<tr><td class=\"{f.severity}\">{f.severity}</td><td>{escape(f.rule)} {escape(f.name)}</td>"
-            f"<td><code>{escape(location(f))}</code></td><td>{escape(f.message)}</td></tr>"
+            f"<td><code>{escape(location(f))}</code></td><td>{escape(f.message)}{related}</td></tr>"
         )
     out.append("</table>")
     return out
