@@ -155,15 +155,22 @@ def _load(path: str, rules: dict):
     return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems), loaded
 
 
-def _suppress(result: FileResult, loaded, rules: dict, known: dict) -> None:
+def _comments(result: FileResult, loaded) -> tuple[list, list]:
+    """The suppression comments of a file, and its malformed clusterlint comments."""
     pages = loaded.pages or [loaded.lines]
     if not any(_DIRECTIVE.search("\n".join(lines)) for lines in pages):
-        return  # most files have no clusterlint comment: skip loading the suppression module
+        return [], []  # most files have no clusterlint comment: skip loading the suppression module
     from . import suppressions
 
     prose = is_prose(result.file)
-    found, malformed = suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {})
+    return suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {}, result.file)
+
+
+def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict) -> None:
+    found, malformed = comments
     if found or malformed:
+        from . import suppressions
+
         suppressions.apply(result, found, malformed, rules, known)
 
 
@@ -174,7 +181,7 @@ class _Shared:
     def __init__(self, report: Report):
         self.report = report
         self.loaded: dict = {}  # absolute path -> (item, invalid)
-        self.results: dict = {}  # absolute path -> (FileResult, LoadedFile, settings)
+        self.results: dict = {}  # display name -> (FileResult, comments, settings)
 
     def get(self, path: str | None, kind: str, settings):
         if not path:
@@ -188,9 +195,19 @@ class _Shared:
             if not found and not invalid:
                 raise UsageError(f"{path}: holds no {kind} document")
             result.settings = settings
-            self.results[result.file] = (result, loaded, settings)
+            self.results[result.file] = (result, _comments(result, loaded), settings)
             self.loaded[key] = (found[0] if found else None), not found
         return self.loaded[key]
+
+    def silence(self, result: FileResult, settings) -> None:
+        """Apply the comments of the shared documents to a quote's findings that name their lines."""
+        for kind in ("workload", "contract"):
+            path = settings.values[kind]
+            found = path and self.results[display(path)][1][0]
+            if found:
+                from . import suppressions
+
+                suppressions.silence(result, found)
 
     def blocked(self, settings) -> str:
         """Why a review that uses the configured workload or contract cannot happen: one of them did not load."""
@@ -205,7 +222,7 @@ class _Shared:
         of rules that read only shared documents (found once per quote, kept once). A shared file
         also checked as a path already holds them."""
         checked = {r.file for r in self.report.results}
-        for name, (result, loaded, settings) in self.results.items():
+        for name, (result, comments, settings) in self.results.items():
             if name in checked:
                 continue
             seen = set(result.findings)
@@ -213,9 +230,9 @@ class _Shared:
                 if f.file == name and f not in seen:
                     seen.add(f)
                     result.findings.append(f)
+            _suppress(result, comments, settings.rules_for(name), settings.rules)
             if not result.findings:
                 continue
-            _suppress(result, loaded, settings.rules_for(name), settings.rules)
             if settings.values["baseline"] and use_baseline:
                 _apply_baseline(result, settings.values["baseline"], baselines)
             self.report.results.append(result)
@@ -243,7 +260,8 @@ def check(options: Options) -> Report:
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
         result.blocked = shared_docs.blocked(settings)
         elsewhere += result.elsewhere
-        _suppress(result, loaded, rules, settings.rules)
+        _suppress(result, _comments(result, loaded), rules, settings.rules)
+        shared_docs.silence(result, settings)
         result.settings = settings
         baseline = settings.values["baseline"]
         if baseline and options.use_baseline:
