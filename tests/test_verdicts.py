@@ -187,3 +187,33 @@ def test_a_file_name_with_a_newline_cannot_start_a_workflow_command(tmp_path):
     assert not any(line.startswith("::error file=x") for line in out.splitlines())
     text = run_cli("check", str(path))[1]
     assert "\x1b" not in text and "\\x1b[31m" in text and "evil\\x0a::error" in text
+
+
+EVIL_CONTRACT = """apiVersion: clusterlint/v1
+kind: Contract
+metadata: {name: evil}
+spec:
+  clauses:
+    - ref: "![x](https://evil.example/a.png) <b>[link](http://x)\\e[2J\\u0007 `tick"
+      text: Provider will use commercially reasonable efforts to deliver.
+"""
+
+
+def test_spec_text_cannot_drive_the_terminal_markdown_xml_or_sarif(tmp_path):
+    path = tmp_path / "we`ird [x](y) %.yaml"
+    path.write_text(EVIL_CONTRACT, encoding="utf-8")
+    text = run_cli("check", str(path))[1]
+    assert "\x1b" not in text and "\x07" not in text and "\\x1b[2J\\x07" in text
+    md = run_cli("check", str(path), "--format", "markdown")[1]
+    from test_output_properties import _outside_code_spans
+
+    plain = _outside_code_spans(md)
+    assert not re.search(r"(?<!\\)[\[\]<>]", plain) and "://" not in plain
+    assert "\\!\\[x\\]\\(https&#58;//evil.example/a.png\\) &lt;b&gt;" in md
+    assert f"``{path}:" in md  # a backtick in the name: a longer fence keeps the code span whole
+    root = ET.fromstring(run_cli("check", str(path), "--format", "junit")[1])
+    assert any("\\x1b[2J\\x07" in (f.get("message") or "") for f in root.iter("failure"))
+    sarif = json.loads(run_cli("check", str(path), "--format", "sarif")[1])
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"file://" + str(path).replace("`", "%60").replace(" ", "%20").replace("[", "%5B").replace("]", "%5D")
+                    .replace("(", "%28").replace(")", "%29").replace("%.", "%25.")}
