@@ -66,7 +66,8 @@ def _selectors(values) -> list[str] | None:
 
 
 def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, select=(), extend_select=(), ignore=(), severity=(),
-                param=(), per_file_ignores=(), rules=(), baseline=None, extend_exclude=(), **_) -> dict:
+                param=(), per_file_ignores=(), rules=(), baseline=None, exclude=(), extend_exclude=(), max_findings_per_rule=None,
+                **_) -> dict:
     """The configuration keys given as flags (they win over configuration files)."""
     import yaml
 
@@ -88,7 +89,8 @@ def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, sele
         "workload": workload, "contract": contract, "fail-on": fail_on, "min-score": min_score, "select": _selectors(select),
         "extend-select": _selectors(extend_select), "ignore": _selectors(ignore), "severity": levels, "params": params,
         "per-file-ignores": {glob: _selectors([ids]) for glob, ids in _pairs(per_file_ignores, "--per-file-ignores")},
-        "rules": list(rules) or None, "baseline": baseline, "extend-exclude": list(extend_exclude),
+        "rules": list(rules) or None, "baseline": baseline, "exclude": list(exclude) or None,
+        "extend-exclude": list(extend_exclude), "max-findings-per-rule": max_findings_per_rule,
     }
     return {k: v for k, v in values.items() if v not in (None, {}, [])}
 
@@ -110,7 +112,10 @@ def config_options(fn):
         click.option("--fail-on", type=click.Choice(FAIL_ON), help="Lowest severity that makes the exit code 1 (default: error)."),
         click.option("--min-score", type=click.FloatRange(0, 100), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
         click.option("--baseline", metavar="FILE", help="Report only findings not in this baseline file."),
-        click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Paths a directory check skips, on top of exclude (gitignore-style)."),
+        click.option("--exclude", multiple=True, metavar="GLOB", help="Paths a directory check skips, gitignore-style (replaces exclude and its defaults)."),
+        click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Paths a directory check skips, on top of exclude."),
+        click.option("--max-findings-per-rule", type=click.IntRange(0), metavar="N",
+                     help="Findings of one rule listed per file (default 100, 0: all); the rest are counted. Scores count them all."),
     ]
     for option in reversed(options):
         fn = option(fn)
