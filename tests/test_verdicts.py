@@ -177,6 +177,8 @@ def test_text_excerpts_are_clipped_and_findings_capped_on_a_200kb_one_line_spec(
     assert sum(1 for f in report["findings"] if f["rule"] == "CON001") == 100  # the documented default cap
     assert report["summary"]["findings"] == len(report["findings"]) + 2200
     assert report["not_listed"] == [{"file": str(path), "rule": "CON001", "count": 2200}]
+    for fmt in ("markdown", "html", "junit", "github", "sarif"):
+        assert "and 2,200 more CON001 in " in run_cli("check", str(path), "--format", fmt)[1], fmt
 
 
 def test_a_file_name_with_a_newline_cannot_start_a_workflow_command(tmp_path):

@@ -6,7 +6,7 @@ Also the GitHub job summary (`--format github` writes it to $GITHUB_STEP_SUMMARY
 from __future__ import annotations
 
 from ..scoring import SCORED_AREAS, area_of
-from . import listed, more_line
+from . import listed
 from .escape import markdown as cell
 from .escape import markdown_code as code
 from .text import location
@@ -52,7 +52,8 @@ def render(report) -> str:
         for f in in_area:
             related = "".join(f" (with {cell(r.message)} at {code(location(r))})" for r in f.related)
             out.append(f"| {ICONS[f.severity]} | {cell(f.rule)} {cell(f.name)} | {code(location(f))} | {cell(f.message)}{related} |")
-        out += [f"| | {cell(rule)} | | {cell(more_line(file, rule, n))} |" for (file, rule), n in sorted(more.items()) if area_of(rule) == area]
+        out += [f"| | {cell(rule)} | {code(file)} | and {n:,} more {cell(rule)} in this file |"
+                for (file, rule), n in sorted(more.items()) if area_of(rule) == area]
         out.append("")
     if report.show_skipped and report.skipped:
         out += ["## Skipped rules (not run, so not passed)", ""]
