@@ -99,7 +99,7 @@ def _excluder(folder: str, resolver):
     """A test for the paths under `folder` that its configuration excludes (gitignore-style: a
     pattern without a slash matches a name at any depth, one with a slash matches from the
     configuration's folder, a trailing slash matches folders only, ** crosses folders)."""
-    from .config import DEFAULTS, glob_matches
+    from .config import DEFAULTS, _glob
 
     settings = resolver.for_path(folder) if resolver else None
     values = settings.values if settings else DEFAULTS
@@ -114,8 +114,9 @@ def _excluder(folder: str, resolver):
         for pattern in patterns:
             if pattern.endswith("/") and not is_dir:
                 continue
-            pattern = pattern.rstrip("/")
-            if glob_matches(pattern.lstrip("/") if "/" in pattern else pattern, relative):
+            anchored = "/" in pattern.rstrip("/")  # as in .gitignore: a slash before the end anchors at the base
+            target = relative if anchored else relative.rsplit("/", 1)[-1]
+            if _glob(pattern.strip("/")).match(target):
                 return True
         return False
 

@@ -124,6 +124,10 @@ def test_a_directory_check_honours_excludes(tmp_path):
     assert code == 2 and "no clusterlint documents found" in err
     (tmp_path / ".clusterlint.yaml").write_text("exclude: []\n", encoding="utf-8")
     assert len(check_json(str(tmp_path))["files"]) == 5  # hidden folders stay skipped
+    (tmp_path / ".clusterlint.yaml").write_text("exclude: [/kept, build/q.yaml, pkg/]\n", encoding="utf-8")
+    (tmp_path / "more" / "kept").mkdir(parents=True)
+    (tmp_path / "more" / "kept" / "q.yaml").write_text(spec, encoding="utf-8")
+    assert check_json(str(tmp_path))["files"] == [str(tmp_path / p / "q.yaml") for p in ("more/kept", "vendor/x")]
 
 
 def test_junit_failures_agree_with_fail_on():
