@@ -223,3 +223,12 @@ def test_spec_text_cannot_drive_the_terminal_markdown_xml_or_sarif(tmp_path):
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert uris == {"file://" + str(path).replace("`", "%60").replace(" ", "%20").replace("[", "%5B").replace("]", "%5D")
                     .replace("(", "%28").replace(")", "%29").replace("%.", "%25.")}
+
+
+def test_compare_ranks_a_quote_that_was_not_reviewed_last(tmp_path):
+    forge = _copy(tmp_path, SPECS / "forge-h100-quote.yaml", "forge.yaml")  # the faster and cheaper quote
+    with forge.open("a", encoding="utf-8") as handle:
+        handle.write("---\napiVersion: clusterlint/v1\nkind: Contract\nmetadata: {name: terms}\nspec: {pricng: {}}\n")
+    out = run_cli("compare", str(forge), str(AWS), "--workload", str(WORKLOAD), "--format", "json")[1]
+    quotes = json.loads(out)["quotes"]
+    assert [(q["name"], q["score"]["score"]) for q in quotes] == [("aws-p5-32-nodes", 35), ("forge-h100-64-nodes", None)]
