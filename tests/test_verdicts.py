@@ -162,6 +162,8 @@ def test_github_annotations_come_errors_first_and_the_summary_counts_what_github
     kinds = [line.split()[0] for line in out if line.startswith("::")]
     assert kinds == ["::error"] + ["::warning"] * 12 + ["::notice"] * 3
     assert "GitHub shows 10 annotations of each kind per step: 2 warnings were not shown as annotations" in summary.read_text()
+    assert out[-1] == "clusterlint: GitHub shows 10 annotations of each kind per step: 2 warnings were not shown as annotations; "\
+                      "the log above and the job summary list every finding."
 
 
 def test_text_excerpts_are_clipped_and_findings_capped_on_a_200kb_one_line_spec(tmp_path):

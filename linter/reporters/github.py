@@ -37,14 +37,15 @@ def render(report) -> str:
     findings = report.findings
     counts = {s: sum(1 for f in findings if f.severity == s) for s in COMMANDS}
     lines.append(f"clusterlint: {len(findings)} findings ({counts['error']} errors, {counts['warning']} warnings, {counts['info']} info)")
+    hidden = not_shown(ordered)
+    note = ""
+    if any(hidden.values()):
+        note = (f"GitHub shows {SHOWN_PER_KIND} annotations of each kind per step: "
+                + ", ".join(f"{n} {COMMANDS[s]}{'s' if n != 1 else ''}" for s, n in hidden.items() if n)
+                + " were not shown as annotations")
+        lines.append(f"clusterlint: {note}; the log above and the job summary list every finding.")
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
-        hidden = not_shown(ordered)
-        note = ""
-        if any(hidden.values()):
-            note = ("\n> GitHub shows " + str(SHOWN_PER_KIND) + " annotations of each kind per step: "
-                    + ", ".join(f"{n} {COMMANDS[s]}{'s' if n != 1 else ''}" for s, n in hidden.items() if n)
-                    + " were not shown as annotations; every finding is listed below.\n")
         with open(summary, "a", encoding="utf-8") as handle:
-            handle.write(markdown.render(report) + note)
+            handle.write(markdown.render(report) + (f"\n> {note}; every finding is listed above.\n" if note else ""))
     return "\n".join(lines) + "\n"
