@@ -81,7 +81,8 @@ def _selectors(values) -> list[str] | None:
 
 
 def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, select=(), extend_select=(), ignore=(), severity=(),
-                param=(), per_file_ignores=(), rules=(), baseline=None, **_) -> dict:
+                param=(), per_file_ignores=(), rules=(), baseline=None, exclude=(), extend_exclude=(), max_findings_per_rule=None,
+                **_) -> dict:
     """The configuration keys given as flags (they win over configuration files)."""
     import yaml
 
@@ -103,7 +104,8 @@ def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, sele
         "workload": workload, "contract": contract, "fail-on": fail_on, "min-score": min_score, "select": _selectors(select),
         "extend-select": _selectors(extend_select), "ignore": _selectors(ignore), "severity": levels, "params": params,
         "per-file-ignores": {glob: _selectors([ids]) for glob, ids in _pairs(per_file_ignores, "--per-file-ignores")},
-        "rules": list(rules) or None, "baseline": baseline,
+        "rules": list(rules) or None, "baseline": baseline, "exclude": list(exclude) or None,
+        "extend-exclude": list(extend_exclude), "max-findings-per-rule": max_findings_per_rule,
     }
     return {k: v for k, v in values.items() if v not in (None, {}, [])}
 
@@ -125,6 +127,10 @@ def config_options(fn):
         click.option("--fail-on", type=click.Choice(FAIL_ON), help="Lowest severity that makes the exit code 1 (default: error)."),
         click.option("--min-score", type=Score(), metavar="SCORE", help="Exit 1 when a review scores below SCORE (0-100)."),
         click.option("--baseline", metavar="FILE", help="Report only findings not in this baseline file."),
+        click.option("--exclude", multiple=True, metavar="GLOB", help="Paths a directory check skips, gitignore-style (replaces exclude and its defaults)."),
+        click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Paths a directory check skips, on top of exclude."),
+        click.option("--max-findings-per-rule", type=click.IntRange(0), metavar="N",
+                     help="Findings of one rule listed per file (default 100, 0: all); the rest are counted. Scores count them all."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -139,10 +145,11 @@ def config_options(fn):
 @click.option("--output", "-o", "outputs", multiple=True, metavar="FILE",
               help="Write the n-th --format to FILE; formats without an --output print to standard output.")
 @click.option("--show-suppressed", is_flag=True, help="List the findings silenced by comments or the baseline, with their reasons.")
+@click.option("--show-skipped", is_flag=True, help="List the rules that could not run on each file, with the reason (default: a count per file).")
 @click.option("--write-baseline", metavar="FILE", help="Record every current finding in FILE (then --baseline FILE reports only new ones).")
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
-def check(paths, config_file, isolated, formats, outputs, show_suppressed, write_baseline, skip_non_specs, color, **flags):
+def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_skipped, write_baseline, skip_non_specs, color, **flags):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
     from .reporters import render
     from .run import Options, check as run_check
@@ -166,7 +173,7 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, write
         click.echo(f"wrote {write_baseline}: {len(findings)} finding{'' if len(findings) == 1 else 's'} recorded; "
                    f"check with --baseline {write_baseline} to see only new ones", err=True)
         sys.exit(0)
-    report.show_suppressed = show_suppressed
+    report.show_suppressed, report.show_skipped = show_suppressed, show_skipped
     for fmt, path in zip(formats, outputs):
         _write(path, render(fmt, report))
     for fmt in formats[len(outputs):]:

@@ -18,7 +18,10 @@ from .registry import AREAS, DOCUMENT_CHECK, add_rule
 
 NAMES = (".clusterlint.yaml", ".clusterlint.yml")
 DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}, "params": {}, "per-file-ignores": {},
-            "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "baseline": None}
+            "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "baseline": None,
+            "exclude": [".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+                        "__pycache__", "node_modules", "build", "dist"],
+            "extend-exclude": [], "max-findings-per-rule": 100}
 PATH_KEYS = ("workload", "contract", "baseline")
 ALWAYS_ON = {"SPEC001": "a file that does not load", "SPEC002": "an invalid document", "SPEC005": "a quantity without a unit"}
 _TOOL_TABLE = re.compile(rb"^\s*\[\s*tool\s*\.\s*clusterlint\s*[\].]", re.MULTILINE)
@@ -325,10 +328,10 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         elif key == "rules":
             value = [os.path.normpath(os.path.join(config.base, v)) for v in value]
         values[key], origins[key] = value, config.origin(key)
-    for key in ("select", "fail-on", "min-score", "workload", "contract", "rules", "baseline"):
+    for key in ("select", "fail-on", "min-score", "workload", "contract", "rules", "baseline", "exclude", "max-findings-per-rule"):
         if cli.get(key) is not None:
             values[key], origins[key] = cli[key], COMMAND_LINE
-    for key in ("extend-select", "ignore", "severity", "params", "per-file-ignores"):  # flags add to these
+    for key in ("extend-select", "ignore", "severity", "params", "per-file-ignores", "extend-exclude"):  # flags add to these
         if not cli.get(key):
             continue
         if isinstance(cli[key], list):

@@ -39,6 +39,13 @@ class Config(Strict):
     min_score: Optional[Score] = Field(None, alias="min-score", description="Exit 1 when a review scores below this (0-100).")
     rules: list[PathText] = Field([], description="User rule files or folders (relative to this file).")
     baseline: Optional[PathText] = Field(None, description="A baseline file: only findings not in it are reported (relative to this file).")
+    exclude: Optional[list[PathText]] = Field(
+        None, description="Paths a directory check skips, as gitignore-style globs relative to this file; replaces the defaults "
+                          "(.git, .hg, .svn, .venv, venv, .tox, .nox, .mypy_cache, .pytest_cache, .ruff_cache, __pycache__, node_modules, build, dist).")
+    extend_exclude: list[PathText] = Field([], alias="extend-exclude", description="Paths a directory check skips, on top of `exclude`.")
+    max_findings_per_rule: Optional[Annotated[int, Field(ge=0), BeforeValidator(_not_bool)]] = Field(
+        None, alias="max-findings-per-rule",
+        description="Findings of one rule listed per file (default 100; 0: all); the rest are counted in one line. Scores count them all.")
 
 
 def json_schema() -> dict:

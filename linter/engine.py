@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 
 from . import catalog
-from .findings import Finding, dotted, fingerprint
+from .findings import Finding, Related, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem, display
 from .registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from .scoring import finding_score
@@ -100,18 +100,30 @@ class FileResult:
     pages: list | None = None  # a PDF's lines page by page
     reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
     suppressed: list = field(default_factory=list)  # Suppressed findings (inline or baseline), not counted
+    elsewhere: list = field(default_factory=list)  # findings about the shared documents alone, located in them
+    blocked: str = ""  # why the review could not happen although the file loaded (a broken --workload)
+
+    def not_reviewed(self) -> str:
+        """Why this file was not reviewed ("" when it was): its first finding of a rule that means
+        a document was not read, or a shared document it depends on that was not."""
+        from .config import ALWAYS_ON
+
+        first = next((f for f in sorted(self.findings) if f.rule in ALWAYS_ON), None)
+        if first is not None:
+            return f"{first.file}:{first.line}:{first.column}: {first.rule} {first.message}"
+        return self.blocked
     settings: object = None  # the configuration that applied (fail-on, min-score)
 
 
 def new_finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
-             page=0, length=0, identity: tuple | None = None) -> Finding:
+             page=0, length=0, identity: tuple | None = None, related: tuple = ()) -> Finding:
     """`identity` is (where, offending value) for the fingerprint; by default the path and the message."""
     severity = rule.forced_severity or severity or rule.severity
     where = dotted(path)
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
         score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
-        fingerprint=fingerprint(rule.id, *(identity or (where, message))),
+        fingerprint=fingerprint(rule.id, *(identity or (where, message))), related=related,
     )
 
 
@@ -190,15 +202,39 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                     raise  # clusterlint's own code: an internal error, reported as one
                 raise RuleError(_blame(rule, exc)) from None
             for hit in hits:
-                doc = review.docs[hit.kind]
-                line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
-                page = doc.page(hit.path, hit.offset)
-                value = doc.value(hit.path)
-                if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
-                    identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
-                else:
-                    identity = (dotted(hit.path), hit.message if value is None else value)
-                result.findings.append(new_finding(rule, doc.file, line, col, hit.path, hit.message, hit.severity, hit.evidence, page, hit.length, identity))
+                _record(result, rule, review, hit)
+
+
+def _record(result: FileResult, rule: Rule, review: Review, hit: Hit) -> None:
+    """Place a hit. A hit in the file's own document is a finding there. A hit in a shared document
+    (--workload, --contract) is one of two things: when the rule reads only shared documents it is
+    about them alone and goes to `result.elsewhere` (reported once, in that file); when the rule
+    also reads a document of this file it is caused by this quote together with the shared one, so
+    it belongs to this file (at the quote's name), names the shared line as a related place, and its
+    fingerprint holds the quote and the message (which carries the computed figures), so a baseline
+    keeps one entry per quote and a changed figure is reported again."""
+    doc = review.docs[hit.kind]
+    line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
+    page = doc.page(hit.path, hit.offset)
+    value = doc.value(hit.path)
+    if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
+        identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
+    else:
+        identity = (dotted(hit.path), hit.message if value is None else value)
+    args = (hit.path, hit.message, hit.severity, hit.evidence)
+    if doc.file == result.file:
+        result.findings.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity))
+        return
+    own = next((review.docs[k] for k in rule.needs if review.docs[k].file == result.file), None)
+    if own is None:
+        result.elsewhere.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity))
+        return
+    anchor = ("metadata", "name")
+    at_line, at_col = own.locate(anchor)
+    where = f"{hit.kind} {dotted(hit.path)}"
+    related = (Related(doc.file, line, col, f"{hit.kind.lower()} {dotted(hit.path)}", page),)
+    result.findings.append(new_finding(rule, own.file, at_line, at_col, *args, own.page(anchor, None),
+                                       identity=(where, (own.name, hit.message)), related=related))
 
 
 def _blame(rule: Rule, exc: Exception) -> str:

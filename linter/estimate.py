@@ -240,6 +240,6 @@ def _rank_key(row: Row, rank_by: str):
     time = row.estimate.value("effective_time")
     cost = row.estimate.value("cost")
     time, cost = (inf if time is None else time), (inf if cost is None else cost)
-    score = -row.card["score"]
+    score = 0 if row.card["score"] is None else -row.card["score"]
     key = {"fit": (_tier(row), cost, time, score), "time": (time, cost, score), "cost": (cost, time, score), "score": (score, cost, time)}
-    return (*key[rank_by], row.file)
+    return (row.card["score"] is None, *key[rank_by], row.file)  # a quote that was not reviewed ranks last

@@ -28,6 +28,7 @@ class Finding:
     evidence: tuple = field(default=(), compare=False)
     length: int = field(default=0, compare=False)  # characters of the offending words, when known
     fingerprint: str = field(default="", compare=False)  # stable across line shifts: see fingerprint()
+    related: tuple = field(default=(), compare=False)  # Related places: the workload or contract line a quote's finding reads
 
     def as_json(self) -> dict:
         return {
@@ -43,7 +44,24 @@ class Finding:
             "path": self.path,
             "evidence": list(self.evidence),
             "fingerprint": self.fingerprint,
+            **({"related": [r.as_json() for r in self.related]} if self.related else {}),
         }
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place a finding depends on: for a quote's finding caused together with the workload
+    or contract given with --workload / --contract, the line of that document it reads."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    page: int = 0
+
+    def as_json(self) -> dict:
+        return {"file": self.file, **({"page": self.page} if self.page else {}), "line": self.line, "column": self.column,
+                "message": self.message}
 
 
 def fingerprint(rule: str, where: str, value) -> str:

@@ -40,6 +40,7 @@ class Report:
     rules: dict = field(default_factory=dict)  # every rule that ran on some file, by id (for SARIF)
     show_suppressed: bool = False  # list suppressed findings in text output
     inputs: dict = field(default_factory=dict)  # real path -> what it was read as: files an output must not overwrite
+    show_skipped: bool = False  # list the skipped rules of each file in text output (else a count per file)
 
     @property
     def findings(self) -> list:
@@ -54,7 +55,7 @@ class Report:
         return [s for r in self.results for s in r.skipped]
 
     def scorecards(self) -> dict:
-        return {r.file: scorecard(r.findings) for r in self.results}
+        return {r.file: scorecard(r.findings, r.not_reviewed()) for r in self.results}
 
     def failed(self) -> bool:
         """Exit 1: a finding at or above its file's fail-on, or a review below its min-score."""
@@ -64,24 +65,26 @@ class Report:
             values = r.settings.values
             if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in r.findings):
                 return True
-            if values["min-score"] is not None and scorecard(r.findings)["score"] < values["min-score"]:
+            if values["min-score"] is not None and (r.not_reviewed() or scorecard(r.findings)["score"] < values["min-score"]):
                 return True
         return False
 
 
-def discover(paths) -> list[str]:
-    """Expand the command line's paths: files as given, directories into their clusterlint YAML."""
+def discover(paths, resolver=None) -> list[str]:
+    """Expand the command line's paths: files as given, directories into their clusterlint YAML,
+    less hidden folders and what the configuration's `exclude` and `extend-exclude` name."""
     files: list[str] = []
     for path in paths:
         if path == "-":
             files.append("-")
         elif os.path.isdir(path):
             found = []
+            skip = _excluder(path, resolver)
             for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not skip(os.path.join(root, d), True))
                 for name in sorted(names):
                     full = os.path.join(root, name)
-                    if name.endswith(YAML_SUFFIXES) and _is_clusterlint(full):
+                    if name.endswith(YAML_SUFFIXES) and not skip(full, False) and _is_clusterlint(full):
                         found.append(full)
             if not found:
                 raise UsageError(f"{path}: no clusterlint documents found (YAML files with apiVersion: clusterlint/v1)")
@@ -93,6 +96,34 @@ def discover(paths) -> list[str]:
         else:
             raise UsageError(f"{path}: no such file or directory")
     return files
+
+
+def _excluder(folder: str, resolver):
+    """A test for the paths under `folder` that its configuration excludes (gitignore-style: a
+    pattern without a slash matches a name at any depth, one with a slash matches from the
+    configuration's folder, a trailing slash matches folders only, ** crosses folders)."""
+    from .config import DEFAULTS, _glob
+
+    settings = resolver.for_path(folder) if resolver else None
+    values = settings.values if settings else DEFAULTS
+    patterns = [p for p in list(values["exclude"]) + list(values["extend-exclude"]) if p.strip("/")]
+    base = settings.base if settings else os.getcwd()
+
+    def skip(full: str, is_dir: bool) -> bool:
+        relative = os.path.relpath(os.path.abspath(full), base)
+        if relative.startswith(".."):
+            relative = os.path.relpath(full, folder)
+        relative = relative.replace(os.sep, "/")
+        for pattern in patterns:
+            if pattern.endswith("/") and not is_dir:
+                continue
+            anchored = "/" in pattern.rstrip("/")  # as in .gitignore: a slash before the end anchors at the base
+            target = relative if anchored else relative.rsplit("/", 1)[-1]
+            if _glob(pattern.strip("/")).match(target):
+                return True
+        return False
+
+    return skip
 
 
 def _is_clusterlint(path: str) -> bool:
@@ -128,25 +159,33 @@ def _load(path: str, rules: dict):
     return result, typed, len(typed) < len(loaded.documents) or bool(loaded.problems), loaded
 
 
-def _suppress(result: FileResult, loaded, rules: dict, known: dict) -> None:
+def _comments(result: FileResult, loaded) -> tuple[list, list]:
+    """The suppression comments of a file, and its malformed clusterlint comments."""
     pages = loaded.pages or [loaded.lines]
     if not any(_DIRECTIVE.search("\n".join(lines)) for lines in pages):
-        return  # most files have no clusterlint comment: skip loading the suppression module
+        return [], []  # most files have no clusterlint comment: skip loading the suppression module
     from . import suppressions
 
     prose = is_prose(result.file)
-    found, malformed = suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {})
+    return suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {}, result.file)
+
+
+def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict) -> None:
+    found, malformed = comments
     if found or malformed:
+        from . import suppressions
+
         suppressions.apply(result, found, malformed, rules, known)
 
 
 class _Shared:
     """Documents given with --workload / --contract (or the configuration's workload / contract),
-    each loaded once; their own problems are reported once."""
+    each loaded once; their own problems are reported once, and so is each finding about them alone."""
 
     def __init__(self, report: Report):
         self.report = report
-        self.loaded: dict = {}
+        self.loaded: dict = {}  # absolute path -> (item, invalid)
+        self.results: dict = {}  # display name -> (FileResult, comments, settings)
 
     def get(self, path: str | None, kind: str, settings):
         if not path:
@@ -155,15 +194,52 @@ class _Shared:
         if key not in self.loaded:
             if not os.path.exists(path):
                 raise UsageError(f"{display(path)}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
-            result, typed, invalid, _ = _load(path, settings.rules_for(path))
+            result, typed, invalid, loaded = _load(path, settings.rules_for(path))
             found = [item for item in typed if item[0].kind == kind]
             if not found and not invalid:
                 raise UsageError(f"{path}: holds no {kind} document")
-            if result.findings:
-                result.settings = settings
-                self.report.results.append(result)
+            result.settings = settings
+            self.results[result.file] = (result, _comments(result, loaded), settings)
             self.loaded[key] = (found[0] if found else None), not found
         return self.loaded[key]
+
+    def silence(self, result: FileResult, settings) -> None:
+        """Apply the comments of the shared documents to a quote's findings that name their lines."""
+        for kind in ("workload", "contract"):
+            path = settings.values[kind]
+            found = path and self.results[display(path)][1][0]
+            if found:
+                from . import suppressions
+
+                suppressions.silence(result, found)
+
+    def blocked(self, settings) -> str:
+        """Why a review that uses the configured workload or contract cannot happen: one of them did not load."""
+        for kind in ("workload", "contract"):
+            path = settings.values[kind]
+            if path and self.loaded[os.path.abspath(path)][1]:
+                return f"the {kind} {display(path)} was not reviewed (see its findings)"
+        return ""
+
+    def finish(self, elsewhere: list, use_baseline: bool, baselines: dict) -> None:
+        """Report each shared file that has findings once: its loading problems and the findings
+        of rules that read only shared documents (found once per quote, kept once). A shared file
+        also checked as a path already holds them."""
+        checked = {r.file for r in self.report.results}
+        for name, (result, comments, settings) in self.results.items():
+            if name in checked:
+                continue
+            seen = set(result.findings)
+            for f in elsewhere:
+                if f.file == name and f not in seen:
+                    seen.add(f)
+                    result.findings.append(f)
+            _suppress(result, comments, settings.rules_for(name), settings.rules)
+            if not result.findings:
+                continue
+            if settings.values["baseline"] and use_baseline:
+                _apply_baseline(result, settings.values["baseline"], baselines)
+            self.report.results.append(result)
 
 
 def check(options: Options) -> Report:
@@ -173,7 +249,8 @@ def check(options: Options) -> Report:
     resolver = Resolver(options.cli, options.config, options.isolated)
     shared_docs = _Shared(report)
     baselines: dict = {}
-    for path in discover(options.paths):
+    elsewhere: list = []
+    for path in discover(options.paths, resolver):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(display(path))
             continue
@@ -186,12 +263,16 @@ def check(options: Options) -> Report:
         _note_inputs(report, settings, path)
         result, typed, invalid, loaded = _load(path, rules)
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
-        _suppress(result, loaded, rules, settings.rules)
+        result.blocked = shared_docs.blocked(settings)
+        elsewhere += result.elsewhere
+        _suppress(result, _comments(result, loaded), rules, settings.rules)
+        shared_docs.silence(result, settings)
         result.settings = settings
         baseline = settings.values["baseline"]
         if baseline and options.use_baseline:
             _apply_baseline(result, baseline, baselines)
         report.results.append(result)
+    shared_docs.finish(elsewhere, options.use_baseline, baselines)
     return report
 
 

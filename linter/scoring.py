@@ -3,6 +3,10 @@
 A finding costs `weight x factor(severity)` points: errors the full weight, warnings half, and
 information nothing (it informs, it does not judge). A review's score is 100 minus the points of
 its findings, floored at 0; each area's subscore is the same over that area's findings alone.
+
+A review that did not happen has no score: a file with a document that did not load or validate
+(SPEC001, SPEC002, SPEC005), or a review that depends on a --workload or --contract that did not,
+is "not reviewed". It fails --min-score and is never the best of a comparison or of a run.
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ def area_of(rule_id: str) -> str:
     return rule_id.rstrip("0123456789")
 
 
-def scorecard(findings) -> dict:
-    """Score, grade and per-area subscores of one review's findings."""
+def scorecard(findings, not_reviewed: str = "") -> dict:
+    """Score, grade and per-area subscores of one review's findings; without a score or grade (None)
+    and with the reason when it was `not_reviewed`."""
     points = sum(f.score for f in findings)
+    if not_reviewed:
+        return {"score": None, "grade": None, "not_reviewed": not_reviewed, "points": round(points, 2), "areas": {}}
     score = round(max(0.0, 100.0 - points), 2)
     areas = {}
     for area in SCORED_AREAS:

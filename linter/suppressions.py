@@ -5,6 +5,11 @@ covers the next line that is not a comment). In a text or Markdown contract it s
 line (`# ...`, `// ...` or `<!-- ... -->`) before a clause and covers the whole clause.
 `ignore-file` covers the file. The reason is the text after the brackets, up to a further `#`.
 
+A suppression covers findings located in its own file, at its line: never a finding at the same
+line number of another file. A comment in a shared workload or contract (--workload, --contract)
+covers the findings located there and the quotes' findings that name its line as a related place
+(a quote that misses the workload's deadline names the deadline's line).
+
 The comments are findings themselves: SUP001 when a reason is missing, SUP002 when a comment
 silences nothing (an unknown rule, a rule that cannot be silenced, or a rule that ran and found
 nothing there), SUP003 when a `clusterlint:` comment is not a suppression at all. A suppression
@@ -43,9 +48,14 @@ class Suppression:
     target: int | None  # the first line it covers, for messages
     text: str
     used: set = field(default_factory=set)
+    file: str = ""  # the file it is written in
 
     def covers(self, finding) -> bool:
-        return finding.rule in self.ids and (self.file_wide or (finding.page, finding.line) in self.targets)
+        """A finding located in this suppression's file at a line it covers, or naming such a line as a related place."""
+        if finding.rule not in self.ids:
+            return False
+        places = [(finding.file, finding.page, finding.line)] + [(r.file, r.page, r.line) for r in finding.related]
+        return any(file == self.file and (self.file_wide or (page, line) in self.targets) for file, page, line in places)
 
 
 @dataclass(frozen=True)
@@ -67,8 +77,8 @@ def _comment_line(text: str, prose: bool) -> bool:
     return not stripped or (bool(_PROSE.match(text)) if prose else stripped.startswith("#"))
 
 
-def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Suppression], list[Suppression]]:
-    """Suppressions in a file's lines (page by page; one page unless a PDF), and the malformed
+def parse(pages: list[list[str]], prose: bool, clauses: dict, file: str = "") -> tuple[list[Suppression], list[Suppression]]:
+    """Suppressions in `file`'s lines (page by page; one page unless a PDF), and the malformed
     comments (with no ids). `clauses` maps a clause's first (page, line) to all its lines."""
     found, malformed = [], []
     paged = len(pages) > 1
@@ -84,7 +94,7 @@ def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Supp
             column = match.start() + 1 if prose else text.index("#", match.start()) + 1
             form = _FORM.match(body)
             if not form or not form.group("ids").strip():
-                malformed.append(Suppression((), "", number, column, page, False, frozenset(), None, body))
+                malformed.append(Suppression((), "", number, column, page, False, frozenset(), None, body, file=file))
                 continue
             reason = form.group("reason").strip().lstrip(":-–— ").strip()
             ids = tuple(i.strip() for i in form.group("ids").split(",") if i.strip())
@@ -94,7 +104,7 @@ def parse(pages: list[list[str]], prose: bool, clauses: dict) -> tuple[list[Supp
                 trailing = not prose and text[: match.start()].strip()
                 target = number if trailing else next((n for n in range(number + 1, len(lines) + 1) if not _comment_line(lines[n - 1], prose)), None)
             targets = frozenset() if target is None else frozenset(clauses.get((page, target), {(page, target)}))
-            found.append(Suppression(ids, reason, number, column, page, file_wide, targets, target, body))
+            found.append(Suppression(ids, reason, number, column, page, file_wide, targets, target, body, file=file))
     return found, malformed
 
 
@@ -109,10 +119,8 @@ def clause_lines(documents) -> dict:
     return out
 
 
-def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
-    """Move the findings a suppression covers from `result.findings` to `result.suppressed` and add
-    the SUP findings of the comments themselves (when selected). `rules` ran on the file; `known` is
-    every rule there is."""
+def silence(result, suppressions) -> None:
+    """Move the findings the suppressions cover from `result.findings` to `result.suppressed`."""
     active = []
     for finding in result.findings:
         match = None if _unsuppressible(finding.rule) else next((s for s in suppressions if s.covers(finding)), None)
@@ -121,6 +129,15 @@ def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
             continue
         match.used.add(finding.rule)
         result.suppressed.append(Suppressed(finding, "inSource", match.reason or "(no reason given)", match.line))
+    result.findings = active
+
+
+def apply(result, suppressions, malformed, rules: dict, known: dict) -> None:
+    """Move the findings a suppression covers from `result.findings` to `result.suppressed` and add
+    the SUP findings of the comments themselves (when selected). `rules` ran on the file; `known` is
+    every rule there is."""
+    silence(result, suppressions)
+    active = result.findings
     skipped = {s.rule for s in result.skipped}
     comments = []
     for s in suppressions:

@@ -34,7 +34,7 @@ def test_text_output_has_position_excerpt_and_caret():
 
 def test_json_is_stable_and_complete():
     report = json.loads(run_cli("check", "--format", "json", str(FIXTURES / "NET004" / "bad.yaml"))[1])
-    assert set(report) == {"version", "files", "not_specs", "findings", "suppressed", "skipped", "summary", "score"}
+    assert set(report) == {"version", "files", "not_specs", "findings", "not_listed", "suppressed", "skipped", "summary", "score"}
     finding = next(f for f in report["findings"] if f["rule"] == "NET004")
     assert set(finding) == {"rule", "name", "severity", "score", "message", "file", "line", "column", "path", "evidence", "fingerprint"}
     assert (finding["name"], finding["severity"], finding["score"], finding["path"]) == ("no-rdma-fabric", "error", 15.0, "spec.network.inter_node.rdma")
@@ -43,6 +43,10 @@ def test_json_is_stable_and_complete():
 
 def test_skipped_rules_are_reported_not_passed():
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"))
+    assert "needs Workload document" not in out  # a count per file by default
+    assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; 25 skipped)" in out and "--show-skipped lists them" in out
+    code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--show-skipped")
+    assert "Skipped in specs/gcp-a3-highgpu-8g.yaml (25 rules, not run, so not passed):" in out
     assert "ACC001, ACC002, ACC004, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005: needs Workload document" in out
     assert "REL001: a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document" in out
     assert "CST003: needs Contract and Workload documents" in out

@@ -44,7 +44,9 @@ def test_sarif_results_point_at_real_places_with_stable_fingerprints():
     results = sarif["runs"][0]["results"]
     assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"], r["locations"][0]["physicalLocation"]["region"]["startColumn"])
             for r in results] == [(f["rule"], f["line"], f["column"]) for f in report["findings"]]
-    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"specs/budget-pcie-nfs.yaml", "specs/llama70b-pretrain.yaml"}
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"specs/budget-pcie-nfs.yaml"}
+    related = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in results for loc in r.get("relatedLocations", [])}
+    assert related == {"specs/llama70b-pretrain.yaml"}  # the quote's findings caused with the workload name its line
     assert any(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
     again = json.loads(_out("sarif", BUDGET, "--workload", WORKLOAD))["runs"][0]["results"]
     assert [r["partialFingerprints"] for r in again] == [r["partialFingerprints"] for r in results]
@@ -78,10 +80,10 @@ def test_github_annotations_escape_and_place(monkeypatch, tmp_path):
 
 
 def test_github_escapes_newlines_and_percent():
-    from clusterlint.reporters.github import _data, _property
+    from clusterlint.reporters.escape import github_data, github_property
 
-    assert _data("50%\nnext") == "50%25%0Anext"
-    assert _property("a:b,c") == "a%3Ab%2Cc"
+    assert github_data("50%\nnext") == "50%25%0Anext"
+    assert github_property("a:b,c") == "a%3Ab%2Cc"
 
 
 def test_auto_is_github_in_actions_and_text_elsewhere(monkeypatch):
@@ -97,18 +99,24 @@ def test_markdown_report_has_scorecard_estimates_findings_by_area_and_skipped():
     assert "## Scorecard" in md and "| `specs/budget-pcie-nfs.yaml` | 30 | F |" in md
     assert "## Estimates" in md and "estimated training time 893.1 days" in md
     assert "### Network (NET)" in md and "### Storage (STO)" in md
+    assert "## Skipped rules" not in md and md.count("| 16 |") == 1  # a count per file by default
+    md = _out("markdown", BUDGET, "--workload", WORKLOAD, "--show-skipped")
     assert "## Skipped rules (not run, so not passed)" in md
+    assert "- `specs/budget-pcie-nfs.yaml`: CON001, CON002" in md
     assert "&gt;= 400 Gbps" in md  # spec text is escaped for the table
 
 
-def test_junit_has_a_case_per_rule_per_file():
+def test_junit_has_a_case_per_finding_and_per_clean_rule():
     root = ET.fromstring(_out("junit", BUDGET, "--workload", WORKLOAD))
+    assert set(root.attrib) <= {"name", "time", "tests", "failures", "disabled", "errors"}  # the common JUnit XSD's testsuites
     suite = root.find("testsuite")
     assert suite.get("name") == "specs/budget-pcie-nfs.yaml"
     cases = suite.findall("testcase")
-    assert len(cases) == len(builtin_rules()) == int(suite.get("tests"))
+    findings = check_json(BUDGET, "--workload", WORKLOAD)["findings"]
+    assert len(cases) == len(builtin_rules()) - len({f["rule"] for f in findings}) + len(findings) == int(suite.get("tests"))
     failed = [c.get("name").split()[0] for c in cases if c.find("failure") is not None]
-    assert sorted(failed) == sorted({f["rule"] for f in check_json(BUDGET, "--workload", WORKLOAD)["findings"]})
+    assert sorted(failed) == sorted(f["rule"] for f in findings if f["severity"] == "error")  # fail-on error: warnings and info pass
+    assert all(c.find("failure").text.startswith(c.get("name").split(" at ")[1]) for c in cases if c.find("failure") is not None)
     skipped = [c for c in cases if c.find("skipped") is not None]
     assert skipped and all(c.find("skipped").get("message") for c in skipped)
 
@@ -122,7 +130,8 @@ def test_every_format_reports_the_same_findings(args, monkeypatch):
     assert len(json.loads(_out("sarif", *args))["runs"][0]["results"]) == n
     assert len([l for l in _out("github", *args).splitlines() if l.startswith("::")]) == n
     assert len(re.findall(r"^\| (?:🔴|🟠|🔵) ", _out("markdown", *args), re.MULTILINE)) == n
-    assert len(ET.fromstring(_out("junit", *args)).findall(".//failure")) == n
+    junit = ET.fromstring(_out("junit", *args))
+    assert len(junit.findall(".//failure")) + len(junit.findall(".//system-out")) == n
     assert re.search(rf"^Found {n} finding", _out("text", *args), re.MULTILINE) or n == 0
 
 

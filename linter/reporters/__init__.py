@@ -15,6 +15,30 @@ def resolve(fmt: str) -> str:
     return fmt
 
 
+MAX_PER_RULE = 100  # findings of one rule listed per file by default (`max-findings-per-rule`)
+
+
+def listed(report) -> tuple[list, dict]:
+    """The findings a format lists, and how many more of each (file, rule) it leaves out: at most
+    each file's `max-findings-per-rule` per rule (0: no cap). Scores and exit codes count them all."""
+    shown, more = [], {}
+    for result in report.results:
+        cap = result.settings.values.get("max-findings-per-rule", MAX_PER_RULE) if result.settings else MAX_PER_RULE
+        counts: dict = {}
+        for f in sorted(result.findings):
+            counts[f.rule] = counts.get(f.rule, 0) + 1
+            if cap and counts[f.rule] > cap:
+                more[(f.file, f.rule)] = more.get((f.file, f.rule), 0) + 1
+            else:
+                shown.append(f)
+    return sorted(shown), more
+
+
+def more_line(file: str, rule: str, count: int) -> str:
+    """The line that stands for the findings a format leaves out."""
+    return f"and {count:,} more {rule} in {file}"
+
+
 def render(fmt: str, report, color: bool = False) -> str:
     name = resolve(fmt)
     module = import_module(f"{__name__}.{name}")

@@ -21,7 +21,7 @@ def cells(row) -> dict:
     return {
         "rank": str(row.rank),
         "name": row.name,
-        "score": f"{row.card['score']:g} {row.card['grade']}",
+        "score": "not reviewed" if row.card["score"] is None else f"{row.card['score']:g} {row.card['grade']}",
         "issues": f"{row.counts['error']}/{row.counts['warning']}",
         "accelerators": est.lines["accelerators"].text,
         "per_accelerator": "-" if row.per_accelerator is None else units.human(row.per_accelerator, "rate"),
@@ -69,7 +69,8 @@ def text(rows, rank_by: str) -> str:
 
 
 def markdown(rows, rank_by: str) -> str:
-    from .markdown import cell
+    from .escape import markdown as cell
+    from .escape import markdown_code as code
 
     out = ["# clusterlint comparison", "", "| " + " | ".join(h for _, h, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for row in rows:
@@ -77,7 +78,7 @@ def markdown(rows, rank_by: str) -> str:
         out.append("| " + " | ".join(cell(values[k]) + (" **best**" if b and b in row.best else "") for k, _, b in COLUMNS) + " |")
     out += ["", f"Ranking ({rank_by}): {RANKING[rank_by]}."]
     if rows:
-        out.append(f"Recommended: **{cell(rows[0].name)}** (`{cell(rows[0].file)}`).")
+        out.append(f"Recommended: **{cell(rows[0].name)}** ({code(rows[0].file)}).")
     notes = _notes(rows)
     if notes:
         out += ["", "Unknown figures:", ""] + [f"- {cell(n.strip())}" for n in notes]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from ..scoring import SCORED_AREAS
+from . import listed, more_line
 from .text import location
 
 CSS = """
@@ -31,6 +32,8 @@ def _page(title: str, body: list[str]) -> str:
 
 
 def _scorecard(file: str, card: dict) -> list[str]:
+    if card["score"] is None:
+        return [f"<p class=\"error\"><code>{escape(file)}</code>: not reviewed ({escape(card['not_reviewed'])})</p>"]
     areas = "".join(f"<td class=\"num\">{card['areas'][a]:g}</td>" for a in SCORED_AREAS)
     return [
         "<table class=\"scorecard\"><tr><th>file</th><th>score</th><th>grade</th>" + "".join(f"<th>{a}</th>" for a in SCORED_AREAS) + "</tr>",
@@ -38,16 +41,19 @@ def _scorecard(file: str, card: dict) -> list[str]:
     ]
 
 
-def _findings(findings) -> list[str]:
+def _findings(findings, more: dict | None = None) -> list[str]:
+    """A table of findings, and a line per rule for those past the per-rule cap (`more`: (file, rule) -> count)."""
     if not findings:
         return ["<p>No findings.</p>"]
     out = ["<table class=\"findings\"><tr><th>severity</th><th>rule</th><th>where</th><th>message</th></tr>"]
     for f in findings:
+        related = "".join(f" (with {escape(r.message)} at <code>{escape(location(r))}</code>)" for r in f.related)
         out.append(
             f"<tr><td class=\"{f.severity}\">{f.severity}</td><td>{escape(f.rule)} {escape(f.name)}</td>"
-            f"<td><code>{escape(location(f))}</code></td><td>{escape(f.message)}</td></tr>"
+            f"<td><code>{escape(location(f))}</code></td><td>{escape(f.message)}{related}</td></tr>"
         )
     out.append("</table>")
+    out += [f"<p class=\"muted\">{escape(more_line(file, rule, n))}</p>" for (file, rule), n in sorted((more or {}).items())]
     return out
 
 
@@ -64,9 +70,11 @@ def _skipped(skipped) -> list[str]:
 def _file_sections(report) -> list[str]:
     out = []
     cards = report.scorecards()
+    shown, more = listed(report)
     for result in report.results:
+        mine = {key: n for key, n in more.items() if key[0] == result.file}
         out += [f"<h2>{escape(result.file)}</h2>", *_scorecard(result.file, cards[result.file]), "<h3>Findings</h3>",
-                *_findings(sorted(result.findings)), *_skipped(result.skipped)]
+                *_findings([f for f in shown if f.file == result.file], mine), *_skipped(result.skipped)]
     return out
 
 

@@ -6,6 +6,9 @@ Also the GitHub job summary (`--format github` writes it to $GITHUB_STEP_SUMMARY
 from __future__ import annotations
 
 from ..scoring import SCORED_AREAS, area_of
+from . import listed
+from .escape import markdown as cell
+from .escape import markdown_code as code
 from .text import location
 
 ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
@@ -16,26 +19,27 @@ AREA_NAMES = {
 ESTIMATES = ("CST001",)
 
 
-def cell(text: str) -> str:
-    """Text safe inside a Markdown table cell (and inert as HTML)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
-
-
 def render(report) -> str:
     findings = report.findings
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
     out = ["# clusterlint review", ""]
     out.append(f"{len(findings)} findings ({counts['error']} errors, {counts['warning']} warnings, {counts['info']} info) "
                f"in {len(report.results)} file{'s' if len(report.results) != 1 else ''}.")
-    out += ["", "## Scorecard", "", "| file | score | grade | areas below 100 |", "|---|---:|:---:|---|"]
-    for file, card in report.scorecards().items():
+    out += ["", "## Scorecard", "", "| file | score | grade | areas below 100 | rules skipped |", "|---|---:|:---:|---|---:|"]
+    cards = report.scorecards()
+    for result in report.results:
+        card, skipped = cards[result.file], len({s.rule for s in result.skipped})
+        if card["score"] is None:
+            out.append(f"| {code(result.file)} | - | not reviewed | {cell(card['not_reviewed'])} | {skipped} |")
+            continue
         areas = ", ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "none"
-        out.append(f"| `{cell(file)}` | {card['score']:g} | {card['grade']} | {areas} |")
+        out.append(f"| {code(result.file)} | {card['score']:g} | {card['grade']} | {areas} | {skipped} |")
+    findings, more = listed(report)
     estimates = [f for f in findings if f.rule in ESTIMATES]
     if estimates:
         out += ["", "## Estimates", ""]
         for f in estimates:
-            out.append(f"- `{cell(f.file)}`: {cell(f.message)}")
+            out.append(f"- {code(f.file)}: {cell(f.message)}")
             out += [f"  - {cell(e)}" for e in f.evidence]
     out += ["", "## Findings", ""]
     if not findings:
@@ -46,13 +50,17 @@ def render(report) -> str:
             continue
         out += [f"### {AREA_NAMES[area]} ({area})", "", "| severity | rule | where | message |", "|---|---|---|---|"]
         for f in in_area:
-            out.append(f"| {ICONS[f.severity]} | {f.rule} {f.name} | `{cell(location(f))}` | {cell(f.message)} |")
+            related = "".join(f" (with {cell(r.message)} at {code(location(r))})" for r in f.related)
+            out.append(f"| {ICONS[f.severity]} | {cell(f.rule)} {cell(f.name)} | {code(location(f))} | {cell(f.message)}{related} |")
+        out += [f"| | {cell(rule)} | {code(file)} | and {n:,} more {cell(rule)} in this file |"
+                for (file, rule), n in sorted(more.items()) if area_of(rule) == area]
         out.append("")
-    if report.skipped:
+    if report.show_skipped and report.skipped:
         out += ["## Skipped rules (not run, so not passed)", ""]
-        by_reason: dict[str, set] = {}
-        for s in report.skipped:
-            by_reason.setdefault(s.reason, set()).add(s.rule)
-        out += [f"- {', '.join(sorted(ids))}: {cell(reason)}" for reason, ids in sorted(by_reason.items())]
+        for result in report.results:
+            by_reason: dict[str, set] = {}
+            for s in result.skipped:
+                by_reason.setdefault(s.reason, set()).add(s.rule)
+            out += [f"- {code(result.file)}: {', '.join(sorted(ids))}: {cell(reason)}" for reason, ids in sorted(by_reason.items())]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -11,6 +11,8 @@ import json
 
 from .. import HOMEPAGE, __version__
 from ..registry import builtin_rules
+from . import listed, more_line
+from .escape import uri
 from .json import overall
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -34,19 +36,28 @@ def _rule(rule) -> dict:
     }
 
 
-def _result(f, index: dict, suppression=None) -> dict:
-    region = {"startLine": f.line, "startColumn": f.column}
-    if f.length:
-        region["endColumn"] = f.column + f.length  # clipped by viewers at the line's end
+def _location(file: str, line: int, column: int, length: int = 0) -> dict:
+    region = {"startLine": line, "startColumn": column}
+    if length:
+        region["endColumn"] = column + length  # clipped by viewers at the line's end
+    where = uri(file)
+    base = {} if where.startswith("file:") else {"uriBaseId": "%SRCROOT%"}
+    return {"physicalLocation": {"artifactLocation": {"uri": where, **base}, "region": region}}
+
+
+def _result(f, index: dict, fingerprint: str, suppression=None) -> dict:
     result = {
         "ruleId": f.rule,
         "ruleIndex": index[f.rule],
         "level": LEVELS[f.severity],
         "message": {"text": f.message},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"}, "region": region}}],
-        "partialFingerprints": {"clusterlint/v1": f.fingerprint},
+        "locations": [_location(f.file, f.line, f.column, f.length)],
+        "partialFingerprints": {"clusterlint/v1": fingerprint},
         "properties": {"score": f.score, "path": f.path, **({"page": f.page} if f.page else {}), **({"evidence": list(f.evidence)} if f.evidence else {})},
     }
+    if f.related:
+        result["relatedLocations"] = [{"id": i, **_location(r.file, r.line, r.column), "message": {"text": r.message}}
+                                      for i, r in enumerate(f.related, 1)]
     if suppression is not None:  # viewers show it as dismissed, with the reason
         result["suppressions"] = [{"kind": suppression.kind, "justification": suppression.justification}]
     return result
@@ -55,7 +66,16 @@ def _result(f, index: dict, suppression=None) -> dict:
 def render(report, rules: dict | None = None) -> str:
     rules = rules or {**builtin_rules(), **report.rules}
     index = {rule_id: i for i, rule_id in enumerate(rules)}
-    findings = report.findings
+    findings, more = listed(report)
+    seen: dict = {}
+
+    def result(f, suppression=None) -> dict:
+        """A result; a second finding with the same rule, place and fingerprint gets the fingerprint
+        with its occurrence (`:2`), as code scanning numbers them, so no two results are identical."""
+        key = (f.rule, f.file, f.line, f.column, f.fingerprint)
+        seen[key] = seen.get(key, 0) + 1
+        return _result(f, index, f.fingerprint + (f":{seen[key]}" if seen[key] > 1 else ""), suppression)
+
     document = {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -64,8 +84,10 @@ def render(report, rules: dict | None = None) -> str:
                                 "rules": [_rule(r) for r in rules.values()]}},
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The directory clusterlint ran in (the repository root in CI)."}}},
             "invocations": [{"executionSuccessful": True}],
-            "results": [_result(f, index) for f in findings] + [_result(s.finding, index, s) for s in report.suppressed],
-            "properties": {"score": overall(report), "skipped": [s.as_json() for s in report.skipped]},
+            "results": [result(f) for f in findings] + [result(s.finding, s) for s in report.suppressed],
+            "properties": {"score": overall(report), "skipped": [s.as_json() for s in report.skipped],
+                           "notListed": [{"file": file, "rule": rule, "count": n, "text": more_line(file, rule, n)}
+                                         for (file, rule), n in sorted(more.items())]},
         }],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
