@@ -83,6 +83,13 @@ class Accelerator(Strict):
     quoted_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0), BeforeValidator(_not_bool)]]] = Field(
         None, description="Dense TFLOPS per dtype as the vendor quotes them; checked against the catalog."
     )
+    dense_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0), BeforeValidator(_not_bool)]]] = Field(
+        None, description="Dense (not sparse) peak TFLOPS per dtype, for a model the catalog lacks; overrides the catalog."
+    )
+    memory_bandwidth: Optional[Rate] = Field(None, description="Memory bandwidth per accelerator; overrides the catalog.")
+    scale_up_domain: Optional[Positive] = Field(
+        None, description="Accelerators in one fast domain, for a model the catalog lacks (more than `count` when it spans nodes); overrides the catalog."
+    )
 
 
 class Cpu(Strict):
