@@ -110,12 +110,18 @@ def for_accelerator(accelerator) -> AcceleratorFacts | None:
 
 def _stem(model: str) -> tuple[str, str, str] | None:
     """The part a model id names: family letters, generation number and a one-letter part suffix
-    (MI300X vs MI300A, TPU v5e vs v5p, L40S), ignoring form-factor words (SXM, PCIe, NVL)."""
-    m = re.match(r"([a-z]+?)(\d+)([a-z]*)", re.sub(r"[^a-z0-9]", "", model.lower()))
+    (MI300X vs MI300A, TPU v5e vs v5p, L40S), ignoring form-factor and memory words (SXM, PCIe, 80GB)."""
+    m = re.match(r"([a-z][a-z _-]*?)(\d+)([a-z]*)", model.lower())
     if m is None:
         return None
     family, generation, suffix = m.groups()
-    return family, generation, suffix if len(suffix) == 1 else ""
+    return re.sub(r"[ _-]", "", family), generation, suffix if len(suffix) == 1 else ""
+
+
+def _memory_in_name(model: str) -> units.Quantity | None:
+    """The memory a model id spells out (A100-SXM4-40GB), used when the spec states none."""
+    m = re.search(r"(\d+)\s*gb\b", model.lower())
+    return units.parse(f"{m.group(1)}GB", "size") if m else None
 
 
 def _differs(name: str, offered: float, stated: float, text) -> str | None:
@@ -133,7 +139,7 @@ def suggest(model: str, accelerator=None) -> str:
     same = [i for i in load() if stem is not None and _stem(i) == stem]
     if not same:
         return ""
-    memory = getattr(accelerator, "memory", None)
+    memory = getattr(accelerator, "memory", None) or _memory_in_name(model)
     dense = getattr(accelerator, "dense_tflops", None) or {}
 
     def distance(ident):

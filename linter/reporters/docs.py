@@ -64,7 +64,7 @@ def rules_markdown(rules) -> str:
 def catalog_json(catalog) -> str:
     data = {
         ident: {"vendor": f.vendor, "tflops_dense": f.tflops, "memory_bytes": f.memory.value,
-                "memory_bandwidth_bytes_per_s": f.memory_bandwidth.value / 8, "intra_node_fabric": f.fabric,
+                "memory_bandwidth_bytes_per_s": f.memory_bandwidth.value / 8 if f.memory_bandwidth else None, "intra_node_fabric": f.fabric,
                 "intra_node_bandwidth_bytes_per_s": f.intra_node_bandwidth.value / 8 if f.intra_node_bandwidth else None,
                 "scale_up_domain": f.scale_up_domain, "single_provider": f.single_provider, "sources": f.sources}
         for ident, f in catalog.items()
@@ -77,14 +77,14 @@ def catalog_text(catalog) -> str:
     rows = []
     for ident, f in catalog.items():
         rows.append([
-            ident, f.vendor, *[f"{f.tflops[d]:g}" if f.tflops[d] else "-" for d in DTYPES],
-            f.memory.text, units.human(f.memory_bandwidth.value, "byte_rate"), f.fabric,
-            units.human(f.intra_node_bandwidth.value, "byte_rate") if f.intra_node_bandwidth else "-",
+            ident, f.vendor, *[f"{f.tflops[d]:g}" if f.tflops[d] else "?" for d in DTYPES],
+            f.memory.text, units.human(f.memory_bandwidth.value, "byte_rate") if f.memory_bandwidth else "?", f.fabric,
+            units.human(f.intra_node_bandwidth.value, "byte_rate") if f.intra_node_bandwidth else "?",
             str(f.scale_up_domain or "node"), f.single_provider or "multi-cloud",
         ])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
-    lines = ["Dense peak TFLOPS per dtype; bandwidths bidirectional as quoted.", "", fmt(head)] + [fmt(r) for r in rows]
+    lines = ["Dense peak TFLOPS per dtype; bandwidths bidirectional as quoted; ? = not published or not supported.", "", fmt(head)] + [fmt(r) for r in rows]
     lines += ["", "Sources:"] + [f"  {i}: " + ", ".join(f"{k} {v}" for k, v in f.sources.items()) for i, f in catalog.items()]
     return "\n".join(lines) + "\n"
 
