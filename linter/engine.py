@@ -64,6 +64,12 @@ class Review:
     docs: dict = field(default_factory=dict)  # kind -> Document
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
+        """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
+        doc = self.docs.get(kind)
+        if doc is not None and doc.figures:
+            from .instances import evidence
+
+            kw["evidence"] = tuple(kw.get("evidence", ())) + evidence(doc, tuple(path))
         return Hit(kind, tuple(path), message, **kw)
 
     def hit_words(self, kind: str, path, match, message: str) -> Hit:

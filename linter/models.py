@@ -123,14 +123,37 @@ class LocalStorage(Strict):
     write_bandwidth: Optional[Rate] = Field(None, description="Write bandwidth per node.")
 
 
+def _instance_ids() -> tuple[str, ...]:
+    from .instances import ids
+
+    return ids()
+
+
 class NodePool(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={"anyOf": [
+            {"required": ["accelerator"], "properties": {"accelerator": {"type": "object"}}},
+            {"required": ["instance"], "properties": {"instance": {"type": "string"}}},
+        ]},
+    )
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
+    instance: Optional[Literal[_instance_ids()]] = Field(
+        None, description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
+        "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
+    )
     spares: NonNegative = Field(0, description="Hot spare nodes included in the price, beyond `count`.")
-    accelerator: Accelerator
+    accelerator: Optional[Accelerator] = Field(None, description="The node's accelerators; required unless `instance` gives them.")
     cpu: Optional[Cpu] = None
     memory: Optional[Size] = Field(None, description="Host RAM per node.")
     local_storage: list[LocalStorage] = Field(default_factory=list, description="Drives in each node.")
+
+    @model_validator(mode="after")
+    def _has_accelerator(self):
+        if self.accelerator is None:
+            raise PydanticCustomError("pool_accelerator", "state the accelerator, or an instance whose accelerator fills it")
+        return self
 
 
 class IntraNode(Strict):

@@ -89,6 +89,43 @@ def catalog_text(catalog) -> str:
     return "\n".join(lines) + "\n"
 
 
+def instances_json(instances) -> str:
+    from ..instances import leaves
+
+    data = {
+        ident: {**i.figures, "sources": {".".join(str(p) for p in path): i.source(".".join(str(p) for p in path))
+                                         for name, figure in i.figures.items() for path, _ in leaves(figure, (name,))}}
+        for ident, i in instances.items()
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def instances_text(instances) -> str:
+    from ..instances import leaves
+
+    head = ["instance", "accelerators", "cpu", "memory", "local drives", "inter-node"]
+    rows = []
+    for ident, i in instances.items():
+        f = i.figures
+        acc, cpu, inter = f["accelerator"], f.get("cpu") or {}, (f.get("network") or {}).get("inter_node") or {}
+        cores = f"{cpu['vcpus']} vCPUs" if "vcpus" in cpu else (f"{cpu['sockets']} x {cpu['cores_per_socket']} cores" if "sockets" in cpu else f"{cpu['cores_per_socket']} cores") if cpu else "?"
+        nics = f"{inter.get('nics_per_node', '?')} x {inter.get('nic_speed', '?')} {inter['fabric']}" if inter else "?"
+        drives = " + ".join(f"{d['capacity']} {d['type']}" for d in f.get("local_storage", [])) or "?"
+        rows.append([ident, f"{acc['count']} x {acc['model']}", cores, str(f.get("memory", "?")), drives, nics])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
+    lines = ["Instance types for `instance:` in a node pool; ? = not published (state it in the spec).", "", fmt(head)]
+    lines += [fmt(r) for r in rows] + ["", "Sources:"]
+    for ident, i in instances.items():
+        by_url: dict[str, list] = {}
+        for name, figure in i.figures.items():
+            for path, _ in leaves(figure, (name,)):
+                key = ".".join(str(p) for p in path)
+                by_url.setdefault(i.source(key), []).append(key)
+        lines.append(f"  {ident}: " + "; ".join(f"{', '.join(keys)} {url}" for url, keys in by_url.items()))
+    return "\n".join(lines) + "\n"
+
+
 def _flow(value) -> str:
     """A value as YAML flow text (JSON is valid YAML): one line per key."""
     return json.dumps(value, ensure_ascii=False)
