@@ -123,10 +123,12 @@ class LocalStorage(Strict):
     write_bandwidth: Optional[Rate] = Field(None, description="Write bandwidth per node.")
 
 
-def _instance_ids() -> tuple[str, ...]:
+def _instance_enum(schema: dict) -> None:
+    """The schema lists the instance ids (read only when a schema is generated; `validate` checks
+    the id when it expands the instance, before the model sees the pool)."""
     from .instances import ids
 
-    return ids()
+    schema["anyOf"] = [{"enum": list(ids())}, {"type": "null"}]
 
 
 class NodePool(Strict):
@@ -139,8 +141,9 @@ class NodePool(Strict):
     )
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
-    instance: Optional[Literal[_instance_ids()]] = Field(
-        None, description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
+    instance: Optional[str] = Field(
+        None, json_schema_extra=_instance_enum,
+        description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
         "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
     )
     spares: NonNegative = Field(0, description="Hot spare nodes included in the price, beyond `count`.")
