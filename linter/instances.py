@@ -12,6 +12,7 @@ spec's overrides in its evidence.
 
 from __future__ import annotations
 
+import copy
 import difflib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -126,21 +127,13 @@ def _fill(doc: Document, target: dict, where: tuple, at: tuple, instance: Instan
         if target.get(name) is not None:
             doc.figures[path] = f"{name} {_text(target[name])}: spec (instance {instance.id} has {_text(figures[name])})"
             continue
-        target[name] = _copy(figures[name])
+        target[name] = copy.deepcopy(figures[name])
         doc.positions[path] = doc.key_positions[path] = position
         for rel, value in leaves(figures[name]):
             leaf = path + rel
             doc.positions[leaf] = doc.key_positions[leaf] = position
             key = ".".join(str(p) for p in prefix + (name,) + rel)
             doc.figures[leaf] = f"{dotted((name,) + rel)} {value}: instance {instance.id}, {instance.source(key)}"
-
-
-def _copy(value):
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def evidence(doc: Document, path: tuple) -> tuple:
