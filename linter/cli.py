@@ -334,10 +334,17 @@ def init(file, kind, force):
 
 @main.command(name="catalog")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def catalog_cmd(fmt):
-    """List the accelerator catalog with the source of each figure."""
-    from . import catalog
+@click.option("--instances", is_flag=True, help="List the cloud instance types (`instance:` in a node pool) instead.")
+def catalog_cmd(fmt, instances):
+    """List the accelerator catalog, or the instance types, with the source of each figure."""
     from .reporters import docs
+
+    if instances:
+        from .instances import load
+
+        click.echo(docs.instances_json(load()) if fmt == "json" else docs.instances_text(load()), nl=False)
+        return
+    from . import catalog
 
     click.echo(docs.catalog_json(catalog.load()) if fmt == "json" else docs.catalog_text(catalog.load()), nl=False)
 

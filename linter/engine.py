@@ -65,6 +65,12 @@ class Review:
     docs: dict = field(default_factory=dict)  # kind -> Document
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
+        """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
+        doc = self.docs.get(kind)
+        if doc is not None and doc.figures:
+            from .instances import evidence
+
+            kw["evidence"] = tuple(kw.get("evidence", ())) + evidence(doc, tuple(path))
         return Hit(kind, tuple(path), message, **kw)
 
     def hit_words(self, kind: str, path, match, message: str) -> Hit:
@@ -72,8 +78,9 @@ class Review:
         return Hit(kind, tuple(path), message, offset=match.start(), length=match.end() - match.start())
 
     def facts(self, pool) -> catalog.AcceleratorFacts:
-        """Catalog facts for a pool's accelerator; skips the rule when the model is unknown."""
-        facts = catalog.lookup(pool.accelerator.model)
+        """Facts for a pool's accelerator: the catalog's, with the figures the spec gives in their
+        place (cited "spec"); skips the rule when the model is unknown and the spec gives none."""
+        facts = catalog.for_accelerator(pool.accelerator)
         if facts is None:
             raise Skip(f"accelerator {pool.accelerator.model!r} is not in the catalog (see SPEC004)")
         return facts

@@ -104,6 +104,7 @@ class Document:
     key_positions: dict = field(default_factory=dict)  # path -> (line, col) of the key
     lines: list = field(default_factory=list, repr=False)  # the file's lines, to place words inside a text value
     spans: dict = field(default_factory=dict, repr=False)  # prose files: path -> [(offset, line, col, page)] per source line
+    figures: dict | None = field(default=None, repr=False)  # path -> evidence line, for figures an `instance:` filled (instances.py)
 
     @property
     def kind(self) -> str | None:

@@ -83,6 +83,13 @@ class Accelerator(Strict):
     quoted_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0), BeforeValidator(_not_bool)]]] = Field(
         None, description="Dense TFLOPS per dtype as the vendor quotes them; checked against the catalog."
     )
+    dense_tflops: Optional[dict[Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8"], Annotated[float, Field(gt=0), BeforeValidator(_not_bool)]]] = Field(
+        None, description="Dense (not sparse) peak TFLOPS per dtype, for a model the catalog lacks; overrides the catalog."
+    )
+    memory_bandwidth: Optional[Rate] = Field(None, description="Memory bandwidth per accelerator; overrides the catalog.")
+    scale_up_domain: Optional[Positive] = Field(
+        None, description="Accelerators in one fast domain, for a model the catalog lacks (more than `count` when it spans nodes); overrides the catalog."
+    )
 
 
 class Cpu(Strict):
@@ -116,14 +123,40 @@ class LocalStorage(Strict):
     write_bandwidth: Optional[Rate] = Field(None, description="Write bandwidth per node.")
 
 
+def _instance_enum(schema: dict) -> None:
+    """The schema lists the instance ids (read only when a schema is generated; `validate` checks
+    the id when it expands the instance, before the model sees the pool)."""
+    from .instances import ids
+
+    schema["anyOf"] = [{"enum": list(ids())}, {"type": "null"}]
+
+
 class NodePool(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={"anyOf": [
+            {"required": ["accelerator"], "properties": {"accelerator": {"type": "object"}}},
+            {"required": ["instance"], "properties": {"instance": {"type": "string"}}},
+        ]},
+    )
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
+    instance: Optional[str] = Field(
+        None, json_schema_extra=_instance_enum,
+        description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
+        "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
+    )
     spares: NonNegative = Field(0, description="Hot spare nodes included in the price, beyond `count`.")
-    accelerator: Accelerator
+    accelerator: Optional[Accelerator] = Field(None, description="The node's accelerators; required unless `instance` gives them.")
     cpu: Optional[Cpu] = None
     memory: Optional[Size] = Field(None, description="Host RAM per node.")
     local_storage: list[LocalStorage] = Field(default_factory=list, description="Drives in each node.")
+
+    @model_validator(mode="after")
+    def _has_accelerator(self):
+        if self.accelerator is None:
+            raise PydanticCustomError("pool_accelerator", "state the accelerator, or an instance whose accelerator fills it")
+        return self
 
 
 class IntraNode(Strict):

@@ -73,11 +73,16 @@ def message(error: dict, model_cls) -> tuple[str, str, bool]:
         if "[key]" in error["loc"]:
             return "SPEC002", f"{field}: key must be one of {expected}{hint}", True
         return "SPEC002", f"{field}: expected one of {expected}, found {found}{hint}", False
-    if kind in ("unit", "cpu_count"):
+    if kind in ("unit", "cpu_count", "pool_accelerator"):
         return "SPEC002", f"{field}: {error['msg']}", False
     msg = error["msg"]
     msg = msg[0].lower() + msg[1:]
     return "SPEC002", f"{field}: {msg.replace('input should be', 'expected')}, found {found}", False
+
+
+def _names_instance(data) -> bool:
+    pools = data.get("spec", {}).get("node_pools") if isinstance(data.get("spec"), dict) else None
+    return isinstance(pools, list) and any(isinstance(p, dict) and "instance" in p for p in pools)
 
 
 def validate(doc: Document):
@@ -98,6 +103,12 @@ def validate(doc: Document):
     from .models import KINDS
 
     model_cls = KINDS[kind]
+    if kind == "Cluster" and _names_instance(data):
+        from .instances import expand
+
+        problems = expand(doc)
+        if problems:
+            return None, problems
     try:
         return model_cls.model_validate(data), []
     except ValidationError as exc:

@@ -89,7 +89,7 @@ def sparse_tflops_claim(review, params):
                     "Cluster", ("spec", "node_pools", i, "accelerator", "quoted_tflops", dtype),
                     f"quoted {fmt(value)} {dtype} TFLOPS is {value / dense:.2g}x the dense {fmt(dense)} of {facts.id}: "
                     f"that is the 2:4-sparsity figure, which dense training never reaches",
-                    evidence=(f"dense {dtype} {fmt(dense)} TFLOPS: {facts.cite('compute')}",),
+                    evidence=(f"dense {dtype} {fmt(dense)} TFLOPS: {facts.cite('compute', dtype)}",),
                 )
 
 

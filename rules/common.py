@@ -40,12 +40,14 @@ def memory(review, pool) -> tuple[float, str]:
     if pool.accelerator.memory is not None:
         return pool.accelerator.memory.value, "spec"
     facts = review.facts(pool)
+    if facts.memory is None:
+        raise Skip(f"the memory of {facts.id} is not stated (give the pool's accelerator `memory`)")
     return facts.memory.value, facts.cite("memory")
 
 
 def scale_up_domain(review, pool) -> tuple[int, str]:
-    """Accelerators in one fast domain: the spec's figure, else the catalog's, capped by the node
-    unless the catalog's domain spans nodes (NVL72 racks, TPU slices)."""
+    """Accelerators in one fast domain: the spec's figure (network or accelerator), else the
+    catalog's, capped by the node unless the domain spans nodes (NVL72 racks, TPU slices)."""
     intra = review.cluster.spec.network.intra_node
     if intra is not None and intra.scale_up_domain is not None:
         return intra.scale_up_domain, "spec"
@@ -53,8 +55,8 @@ def scale_up_domain(review, pool) -> tuple[int, str]:
     if facts.scale_up_domain is None:
         return pool.accelerator.count, "the node's accelerator count"
     if facts.scale_up_spans_nodes:
-        return facts.scale_up_domain, facts.cite("intra_node")
-    return min(facts.scale_up_domain, pool.accelerator.count), facts.cite("intra_node")
+        return facts.scale_up_domain, facts.cite("scale_up_domain")
+    return min(facts.scale_up_domain, pool.accelerator.count), facts.cite("scale_up_domain")
 
 
 def intra_fabric(review, pool) -> tuple[str, str]:
@@ -62,6 +64,8 @@ def intra_fabric(review, pool) -> tuple[str, str]:
     if intra is not None:
         return intra.fabric, "spec"
     facts = review.facts(pool)
+    if facts.fabric is None:
+        raise Skip(f"the fabric between {facts.id} accelerators is not stated (give network.intra_node.fabric)")
     return facts.fabric, facts.cite("intra_node")
 
 
@@ -69,8 +73,8 @@ def dense_tflops(review, pool, dtype: str) -> tuple[float, str]:
     facts = review.facts(pool)
     value = facts.tflops.get(dtype)
     if not value:
-        raise Skip(f"the catalog has no dense {dtype} TFLOPS for {facts.id}")
-    return value, facts.cite("compute")
+        raise Skip(f"neither the catalog nor the spec gives dense {dtype} TFLOPS for {facts.id}")
+    return value, facts.cite("compute", dtype)
 
 
 def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:

@@ -64,7 +64,7 @@ def rules_markdown(rules) -> str:
 def catalog_json(catalog) -> str:
     data = {
         ident: {"vendor": f.vendor, "tflops_dense": f.tflops, "memory_bytes": f.memory.value,
-                "memory_bandwidth_bytes_per_s": f.memory_bandwidth.value / 8, "intra_node_fabric": f.fabric,
+                "memory_bandwidth_bytes_per_s": f.memory_bandwidth.value / 8 if f.memory_bandwidth else None, "intra_node_fabric": f.fabric,
                 "intra_node_bandwidth_bytes_per_s": f.intra_node_bandwidth.value / 8 if f.intra_node_bandwidth else None,
                 "scale_up_domain": f.scale_up_domain, "single_provider": f.single_provider, "sources": f.sources}
         for ident, f in catalog.items()
@@ -77,15 +77,52 @@ def catalog_text(catalog) -> str:
     rows = []
     for ident, f in catalog.items():
         rows.append([
-            ident, f.vendor, *[f"{f.tflops[d]:g}" if f.tflops[d] else "-" for d in DTYPES],
-            f.memory.text, units.human(f.memory_bandwidth.value, "byte_rate"), f.fabric,
-            units.human(f.intra_node_bandwidth.value, "byte_rate") if f.intra_node_bandwidth else "-",
+            ident, f.vendor, *[f"{f.tflops[d]:g}" if f.tflops[d] else "?" for d in DTYPES],
+            f.memory.text, units.human(f.memory_bandwidth.value, "byte_rate") if f.memory_bandwidth else "?", f.fabric,
+            units.human(f.intra_node_bandwidth.value, "byte_rate") if f.intra_node_bandwidth else "?",
             str(f.scale_up_domain or "node"), f.single_provider or "multi-cloud",
         ])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
-    lines = ["Dense peak TFLOPS per dtype; bandwidths bidirectional as quoted.", "", fmt(head)] + [fmt(r) for r in rows]
+    lines = ["Dense peak TFLOPS per dtype; bandwidths bidirectional as quoted; ? = not published or not supported.", "", fmt(head)] + [fmt(r) for r in rows]
     lines += ["", "Sources:"] + [f"  {i}: " + ", ".join(f"{k} {v}" for k, v in f.sources.items()) for i, f in catalog.items()]
+    return "\n".join(lines) + "\n"
+
+
+def instances_json(instances) -> str:
+    from ..instances import leaves
+
+    data = {
+        ident: {**i.figures, "sources": {".".join(str(p) for p in path): i.source(".".join(str(p) for p in path))
+                                         for name, figure in i.figures.items() for path, _ in leaves(figure, (name,))}}
+        for ident, i in instances.items()
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def instances_text(instances) -> str:
+    from ..instances import leaves
+
+    head = ["instance", "accelerators", "cpu", "memory", "local drives", "inter-node"]
+    rows = []
+    for ident, i in instances.items():
+        f = i.figures
+        acc, cpu, inter = f["accelerator"], f.get("cpu") or {}, (f.get("network") or {}).get("inter_node") or {}
+        cores = f"{cpu['vcpus']} vCPUs" if "vcpus" in cpu else (f"{cpu['sockets']} x {cpu['cores_per_socket']} cores" if "sockets" in cpu else f"{cpu['cores_per_socket']} cores") if cpu else "?"
+        nics = f"{inter.get('nics_per_node', '?')} x {inter.get('nic_speed', '?')} {inter['fabric']}" if inter else "?"
+        drives = " + ".join(f"{d['capacity']} {d['type']}" for d in f.get("local_storage", [])) or "?"
+        rows.append([ident, f"{acc['count']} x {acc['model']}", cores, str(f.get("memory", "?")), drives, nics])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    fmt = lambda row: "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
+    lines = ["Instance types for `instance:` in a node pool; ? = not published (state it in the spec).", "", fmt(head)]
+    lines += [fmt(r) for r in rows] + ["", "Sources:"]
+    for ident, i in instances.items():
+        by_url: dict[str, list] = {}
+        for name, figure in i.figures.items():
+            for path, _ in leaves(figure, (name,)):
+                key = ".".join(str(p) for p in path)
+                by_url.setdefault(i.source(key), []).append(key)
+        lines.append(f"  {ident}: " + "; ".join(f"{', '.join(keys)} {url}" for url, keys in by_url.items()))
     return "\n".join(lines) + "\n"
 
 
