@@ -146,10 +146,7 @@ def crossed_tier(inter, accelerators: int) -> tuple[float, tuple, str] | None:
         if tier.accelerators is None or accelerators <= tier.accelerators:
             span = f"{fmt(tier.accelerators)} accelerators" if tier.accelerators else "the whole cluster"
             return tier.oversubscription, ("spec", "network", "inter_node", "tiers", k, "oversubscription"), f"tier {tier.name!r} ({span})"
-    if inter.tiers:  # every tier is smaller than the job: it crosses the top one
-        top = len(inter.tiers) - 1
-        return inter.tiers[top].oversubscription, ("spec", "network", "inter_node", "tiers", top, "oversubscription"), f"tier {inter.tiers[top].name!r}"
-    if inter.oversubscription is None:
+    if inter.tiers or inter.oversubscription is None:  # the job outgrows every stated tier, or nothing is stated
         return None
     return inter.oversubscription, ("spec", "network", "inter_node", "oversubscription"), "the fabric"
 
@@ -163,6 +160,10 @@ def oversubscribed_fabric(review, params):
     if job <= scale_up_domain(review, review.cluster.spec.node_pools[0])[0]:
         return  # the job fits one scale-up domain: its collectives never reach the fabric
     crossed = crossed_tier(inter, job)
+    if crossed is None and inter.topology == "torus":
+        return  # a torus has no uplinks to taper: nothing to ask unless the quote states a figure
+    if crossed is None and inter.tiers:
+        raise Skip(f"no stated fabric tier holds the job's {fmt(job)} accelerators")
     if crossed is None:
         raise Skip("the quote does not state the fabric's oversubscription (see SPEC006)")
     ratio, at, level = crossed

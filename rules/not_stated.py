@@ -26,7 +26,7 @@ def unstated(cluster) -> list[str]:
     if total_nodes(cluster) > 1:
         if inter is None:
             missing.append("the inter-node network")
-        elif inter.fabric != "none" and not inter.tiers and inter.oversubscription is None:
+        elif inter.fabric != "none" and inter.topology != "torus" and not inter.tiers and inter.oversubscription is None:
             missing.append("the fabric's oversubscription")
     if spec.storage is None:
         missing.append("the storage")
