@@ -149,6 +149,13 @@ class FabricTier(Strict):
 
 
 class InterNode(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={"not": {
+            "required": ["oversubscription", "tiers"],
+            "properties": {"oversubscription": {"type": "number"}, "tiers": {"type": "array", "minItems": 1}},
+        }},
+    )
     fabric: Literal["infiniband", "roce", "efa", "ethernet", "tcpx", "tcpxo", "slingshot", "ici", "none"] = Field(description="Fabric between nodes.")
     nics_per_node: NonNegative = Field(0, description="Network adapters per node used for the accelerators' traffic.")
     nic_speed: Optional[Rate] = Field(None, description="Advertised speed of one adapter, e.g. 400Gbps.")
@@ -187,6 +194,13 @@ StorageType = Literal[
 
 
 class Storage(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={
+            "if": {"required": ["posix_mount"], "properties": {"posix_mount": {"type": "boolean"}}},
+            "then": {"properties": {"type": {"const": "object"}}},
+        },
+    )
     name: str = Field(description="Name of the storage system.", min_length=1)
     type: StorageType = Field(description="Storage technology.")
     shared: Flag = Field(True, description="Mounted on every node.")
