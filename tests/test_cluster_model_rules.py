@@ -7,6 +7,7 @@ expected number is computed by hand in the comment next to it (never by the code
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from clusterlint.engine import FileResult, run_rules, typed_documents
 from clusterlint.loader import load_text
@@ -359,3 +360,30 @@ def test_net001_evidence_credits_the_node_for_a_capped_domain():
     assert finding.evidence == ("scale-up domain 4: the node's accelerator count (the catalog's domain of 8 is capped by the node)",)
     full = [f for f in review(cluster(workload="task: training, model: {parameters: 7B}, parallelism: {tensor: 16}")).findings if f.rule == "NET001"][0]
     assert full.evidence[0].startswith("scale-up domain 8: catalog H100-SXM")
+
+
+# ---------------------------------------------------------------- property: silence is asked about, "none" is judged
+
+FACTS = {  # fact -> (its "none" text, the rule that judges "none", what SPEC006 asks)
+    "drives": ("local_storage: []", "STO006", "the local drives (pool 'gpu')"),
+    "spares": ("spares: 0", "REL001", "the spare nodes (pool 'gpu')"),
+    "storage": ("storage: []", "STO004", "the storage"),
+    "scheduler": ("software: {orchestrator: none}", "SW001", "the scheduler"),
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.fixed_dictionaries({fact: st.booleans() for fact in FACTS}), st.sampled_from([4, 8, 64]))
+def test_each_fact_is_either_asked_about_or_judged(stated, nodes):
+    pool = ", ".join(FACTS[f][0] for f in ("spares", "drives") if stated[f]) or None
+    text = cluster(nodes=nodes, pool_extra=pool,
+                   storage=FACTS["storage"][0] if stated["storage"] else None,
+                   software=FACTS["scheduler"][0] if stated["scheduler"] else None)
+    fired = {f.rule for f in review(text).findings}
+    for fact, (_, rule, _) in FACTS.items():
+        assert (rule in fired) == stated[fact], (fact, text)  # "none" fires; silence never does
+    asked = [question for fact, (_, _, question) in FACTS.items() if not stated[fact]]
+    message = [f.message for f in review(text).findings if f.rule == "SPEC006"]
+    assert bool(message) == bool(asked)
+    for question in asked:
+        assert question in message[0]
