@@ -387,3 +387,10 @@ def test_each_fact_is_either_asked_about_or_judged(stated, nodes):
     assert bool(message) == bool(asked)
     for question in asked:
         assert question in message[0]
+
+
+def test_uni001_reads_burst_bandwidths_too():
+    text = cluster(storage="storage: [{name: s, type: lustre, capacity: 1PB, burst_read_bandwidth: 800Gbps}]")
+    assert [(s, m, ln) for s, m, ln, _ in hits(text, "UNI001")] == [(
+        "warning", "storage burst_read_bandwidth 800Gbps is written in bits (100 GB/s); storage is sold in bytes per second, check which the quote means",
+        place(text, "800Gbps")[0])]
