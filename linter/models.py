@@ -146,11 +146,11 @@ class NodePool(Strict):
         description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
         "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
     )
-    spares: NonNegative = Field(0, description="Hot spare nodes included in the price, beyond `count`.")
+    spares: Optional[NonNegative] = Field(None, description="Hot spare nodes included in the price, beyond `count`; 0 = none, absent = not stated (SPEC006 asks).")
     accelerator: Optional[Accelerator] = Field(None, description="The node's accelerators; required unless `instance` gives them.")
     cpu: Optional[Cpu] = None
     memory: Optional[Size] = Field(None, description="Host RAM per node.")
-    local_storage: list[LocalStorage] = Field(default_factory=list, description="Drives in each node.")
+    local_storage: Optional[list[LocalStorage]] = Field(None, description="Drives in each node; [] = none, absent = not stated (SPEC006 asks).")
 
     @model_validator(mode="after")
     def _has_accelerator(self):
@@ -170,14 +170,49 @@ class IntraNode(Strict):
     scale_up_domain: Optional[Positive] = Field(None, description="Accelerators in one fast domain (8 on HGX, 72 on NVL72); overrides the catalog.")
 
 
+Ratio = Annotated[float, Field(ge=1), BeforeValidator(_not_bool)]
+
+
+class FabricTier(Strict):
+    name: str = Field(min_length=1, description="Level of the fabric, e.g. leaf, spine, core; or group, global on a dragonfly.")
+    accelerators: Optional[Positive] = Field(
+        None, description="Accelerators a job can span inside this level (the pod size); absent on the last level = the whole cluster."
+    )
+    oversubscription: Ratio = Field(description="Taper of traffic that stays inside this level: 1 = non-blocking, 7 = 7:1.")
+
+
 class InterNode(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={"not": {
+            "required": ["oversubscription", "tiers"],
+            "properties": {"oversubscription": {"type": "number"}, "tiers": {"type": "array", "minItems": 1}},
+        }},
+    )
     fabric: Literal["infiniband", "roce", "efa", "ethernet", "tcpx", "tcpxo", "slingshot", "ici", "none"] = Field(description="Fabric between nodes.")
     nics_per_node: NonNegative = Field(0, description="Network adapters per node used for the accelerators' traffic.")
     nic_speed: Optional[Rate] = Field(None, description="Advertised speed of one adapter, e.g. 400Gbps.")
     rdma: Optional[Flag] = Field(None, description="Whether the fabric does RDMA (GPUDirect) between nodes.")
     topology: Literal["rail-optimized", "fat-tree", "rail-only", "torus", "dragonfly", "unknown"] = "unknown"
-    oversubscription: Annotated[float, Field(ge=1), BeforeValidator(_not_bool)] = Field(1, description="1 = non-blocking, 2 = 2:1 oversubscribed.")
+    oversubscription: Optional[Ratio] = Field(
+        None, description="Taper of the whole fabric: 1 = non-blocking, 2 = 2:1 oversubscribed; absent = not stated (SPEC006 asks). Use `tiers` when it differs by level."
+    )
+    tiers: list[FabricTier] = Field(
+        default_factory=list, description="Levels of the fabric from the smallest up (leaf pod, spine; dragonfly group, global), each with its taper."
+    )
     dedicated: Optional[Flag] = Field(None, description="False when the fabric is shared with other tenants.")
+
+    @model_validator(mode="after")
+    def _tiers(self):
+        if self.tiers and self.oversubscription is not None:
+            raise PydanticCustomError("fabric_tiers", "state oversubscription (one figure for the fabric) or tiers (one per level), not both")
+        spans = [t.accelerators for t in self.tiers]
+        if None in spans[:-1]:
+            raise PydanticCustomError("fabric_tiers", "only the last tier may omit accelerators (it then spans the cluster)")
+        known = [n for n in spans if n is not None]
+        if known != sorted(set(known)):
+            raise PydanticCustomError("fabric_tiers", "tiers go from the smallest up: each tier's accelerators must exceed the one before")
+        return self
 
 
 class Network(Strict):
@@ -186,24 +221,52 @@ class Network(Strict):
 
 
 StorageType = Literal[
-    "lustre", "gpfs", "weka", "vast", "ddn", "beegfs", "daos", "nfs", "cephfs", "smb", "efs", "filestore", "object", "local-nvme"
+    "lustre", "gpfs", "weka", "vast", "ddn", "beegfs", "daos", "nfs", "cephfs", "smb", "efs", "filestore", "object", "local-nvme",
+    "distributed-fs",
 ]
 
 
 class Storage(Strict):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True,
+        json_schema_extra={
+            "if": {"required": ["posix_mount"], "properties": {"posix_mount": {"type": "boolean"}}},
+            "then": {"properties": {"type": {"const": "object"}}},
+        },
+    )
     name: str = Field(description="Name of the storage system.", min_length=1)
     type: StorageType = Field(description="Storage technology.")
     shared: Flag = Field(True, description="Mounted on every node.")
-    capacity: Size = Field(description="Usable capacity.")
-    read_bandwidth: Optional[Rate] = Field(None, description="Aggregate read bandwidth.")
-    write_bandwidth: Optional[Rate] = Field(None, description="Aggregate write bandwidth.")
+    parallel: Optional[Flag] = Field(
+        None, description="Whether clients stripe I/O across many servers (Lustre, GPFS do; NFS does not); required for distributed-fs, overrides the type's default."
+    )
+    posix_mount: Optional[Flag] = Field(
+        None, description="For object stores: mounted on every node through a POSIX layer (Mountpoint for S3, gcsfuse, blobfuse)."
+    )
+    tier: Optional[Literal["scratch", "capacity", "archive"]] = Field(
+        None, description="Tier of a tiered system: fast scratch, capacity, or archive (not counted as working storage)."
+    )
+    capacity: Optional[Size] = Field(None, description="Usable capacity; absent when unpublished (rules that need it skip).")
+    quota_per_project: Optional[Size] = Field(None, description="Capacity one project may use (HPC centres set quotas); STO002 counts the smaller of this and capacity.")
+    read_bandwidth: Optional[Rate] = Field(None, description="Aggregate sustained (baseline) read bandwidth.")
+    write_bandwidth: Optional[Rate] = Field(None, description="Aggregate sustained (baseline) write bandwidth.")
+    burst_read_bandwidth: Optional[Rate] = Field(None, description="Peak read bandwidth for a limited time (burst credits); rules judge the sustained figure.")
+    burst_write_bandwidth: Optional[Rate] = Field(None, description="Peak write bandwidth for a limited time; rules judge the sustained figure.")
     purpose: list[Literal["datasets", "checkpoints", "code", "home", "scratch", "logs"]] = Field(
         default_factory=list, description="What it holds."
     )
 
+    @model_validator(mode="after")
+    def _posix_mount(self):
+        if self.posix_mount is not None and self.type != "object":
+            raise PydanticCustomError("posix_mount", f"posix_mount applies to object stores; {self.type} is already a filesystem")
+        return self
+
 
 class Software(Strict):
-    orchestrator: Optional[Literal["slurm", "kubernetes", "slurm-on-kubernetes", "none", "proprietary"]] = None
+    orchestrator: Optional[Literal["slurm", "kubernetes", "slurm-on-kubernetes", "none", "proprietary"]] = Field(
+        None, description="Scheduler; none = no scheduler, absent = not stated (SPEC006 asks)."
+    )
     root_access: Optional[Flag] = None
     os: Optional[str] = None
     proprietary: list[str] = Field(default_factory=list, description="Proprietary tools or services you must use to run on this cluster.")
@@ -217,7 +280,7 @@ class Location(Strict):
 class ClusterSpec(Strict):
     node_pools: list[NodePool] = Field(min_length=1)
     network: Network = Network()
-    storage: list[Storage] = Field(default_factory=list)
+    storage: Optional[list[Storage]] = Field(None, description="Storage systems; [] = none, absent = not stated (SPEC006 asks).")
     software: Software = Software()
     location: Optional[Location] = None
 

@@ -54,9 +54,9 @@ def scale_up_domain(review, pool) -> tuple[int, str]:
     facts = review.facts(pool)
     if facts.scale_up_domain is None:
         return pool.accelerator.count, "the node's accelerator count"
-    if facts.scale_up_spans_nodes:
+    if facts.scale_up_spans_nodes or facts.scale_up_domain <= pool.accelerator.count:
         return facts.scale_up_domain, facts.cite("scale_up_domain")
-    return min(facts.scale_up_domain, pool.accelerator.count), facts.cite("scale_up_domain")
+    return pool.accelerator.count, f"the node's accelerator count (the catalog's domain of {facts.scale_up_domain} is capped by the node)"
 
 
 def intra_fabric(review, pool) -> tuple[str, str]:
@@ -102,7 +102,8 @@ def ceil(x: float) -> int:
 
 
 def shared_storage(cluster):
-    return [(i, s) for i, s in enumerate(cluster.spec.storage) if s.shared and s.type != "local-nvme"]
+    """(index, store) of the working storage every node mounts: not node-local drives, not an archive tier."""
+    return [(i, s) for i, s in enumerate(cluster.spec.storage or ()) if s.shared and s.type != "local-nvme" and s.tier != "archive"]
 
 
 def fmt(value: float) -> str:

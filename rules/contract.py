@@ -364,7 +364,7 @@ def _advertised(cluster) -> dict:
         out["inter_node_bandwidth"] = (inter.nics_per_node * inter.nic_speed.value,
                                        f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} per node")
     for direction in ("read", "write"):
-        figures = [getattr(s, f"{direction}_bandwidth") for s in cluster.spec.storage if s.shared and getattr(s, f"{direction}_bandwidth")]
+        figures = [getattr(s, f"{direction}_bandwidth") for s in cluster.spec.storage or () if s.shared and getattr(s, f"{direction}_bandwidth")]
         if figures:
             out[f"storage_{direction}_bandwidth"] = (sum(f.value for f in figures), f"shared storage {direction} bandwidth")
     return out

@@ -33,7 +33,8 @@ def too_few_cpu_cores(review, params):
             workers, severity, origin = loader.workers_per_accelerator, "error", "workload"
             need = n * (workers + 1)
         else:
-            workers, severity, origin = params.default_workers_error, "error", "default, no workload"
+            workers, severity = params.default_workers_error, "error"
+            origin = "default, no workload" if review.workload is None else "default, the workload states no dataloader"
             need = n * (workers + 1)
             if cores >= need:
                 workers, severity = params.default_workers_warning, "warning"

@@ -42,8 +42,9 @@ def tensor_parallel_over_pcie(review, params):
 
 
 class InterNodeBandwidth(Params):
-    warn_below: Rate = Field("400Gbps", description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about.")
-    error_below: Rate = Field("100Gbps", description="Advertised inter-node bandwidth per accelerator below which it is an error.")
+    warn_below: Rate = Field("400Gbps", description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about, for the reference accelerator; scaled by dense TFLOPS.")
+    error_below: Rate = Field("100Gbps", description="Advertised bandwidth per reference accelerator below which it is an error; scaled by dense TFLOPS.")
+    reference_tflops: float = Field(989.4, gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
     efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
 
 
@@ -57,26 +58,50 @@ def _multi_node_training(review) -> bool:
     return total_accelerators(cluster) > domain
 
 
+def workload_accelerators(review) -> tuple[int, str]:
+    """Accelerators the workload's job spans and how that was decided: tensor x pipeline x data when the
+    workload states data, else the whole cluster. A stand-in for the allocation of the sizing model."""
+    total = total_accelerators(review.cluster)
+    workload = review.workload
+    if workload is not None and workload.spec.parallelism.data is not None:
+        par = workload.spec.parallelism
+        return min(total, par.tensor * par.pipeline * par.data), f"tensor {par.tensor} x pipeline {par.pipeline} x data {par.data} (workload)"
+    return total, "the whole cluster (no workload data-parallel degree)"
+
+
 @check(InterNodeBandwidth)
 def low_inter_node_bandwidth(review, params):
     if not _multi_node_training(review):
         return
-    for i, pool in enumerate(review.cluster.spec.node_pools):
+    inter = review.cluster.spec.network.inter_node
+    if inter is not None and inter.fabric == "none":
+        raise Skip("the cluster has no inter-node fabric (see NET004)")
+    judged = []
+    for pool in review.cluster.spec.node_pools:
         figure = inter_node_per_accelerator(review, pool)
         if figure is None:
             raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
-        per, how = figure
-        if per >= params.warn_below.value:
+        judged.append((pool, figure, dense_tflops(review, pool, "bf16")))
+    for pool, (per, how), (tflops, source) in judged:
+        scale = tflops / params.reference_tflops
+        warn, error = params.warn_below.value * scale, params.error_below.value * scale
+        if per >= warn:
             continue
-        severity = "error" if per < params.error_below.value else "warning"
-        limit = f"multi-node training wants >= {units.human(params.warn_below.value, 'rate')}"
+        severity = "error" if per < error else "warning"
+        limit = (f"training on {fmt(tflops)} dense bf16 TFLOPS wants >= {units.human(warn, 'rate')} "
+                 f"({units.human(params.warn_below.value, 'rate')} per {fmt(params.reference_tflops)} reference TFLOPS)")
         if severity == "error":
-            limit += f", and below {units.human(params.error_below.value, 'rate')} is an error"
+            limit += f", and below {units.human(error, 'rate')} is an error"
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
             f"{how} = {units.human(per, 'rate')} per accelerator ({units.human(per * params.efficiency, 'rate')} effective at "
             f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {limit}",
             severity=severity,
+            evidence=(
+                f"threshold: {units.human(params.warn_below.value, 'rate')} x {fmt(tflops)} / {fmt(params.reference_tflops)} TFLOPS = "
+                f"{units.human(warn, 'rate')}; error below {units.human(params.error_below.value, 'rate')} x the same ratio = {units.human(error, 'rate')}",
+                f"dense {fmt(tflops)} bf16 TFLOPS: {source}",
+            ),
         )
 
 
@@ -89,7 +114,13 @@ def no_rdma_fabric(review, params):
         raise Skip("the cluster states no inter-node network")
     if inter.fabric in ("tcpx", "tcpxo"):
         return  # GPUDirect-TCPX/TCPXO: zero-copy GPU networking without RDMA; LCK003 notes its plugin
-    if inter.rdma is False or (inter.fabric == "ethernet" and inter.rdma is not True):
+    if inter.fabric == "none":
+        yield review.hit(
+            "Cluster", ("spec", "network", "inter_node", "fabric"),
+            f"multi-node training on {total_nodes(review.cluster)} nodes with no inter-node fabric (fabric: none): "
+            f"gradients and activations cannot cross nodes at training speed",
+        )
+    elif inter.rdma is False or (inter.fabric == "ethernet" and inter.rdma is not True):
         at = ("spec", "network", "inter_node", "rdma") if inter.rdma is not None else ("spec", "network", "inter_node", "fabric")
         said = "rdma: false" if inter.rdma is False else "plain ethernet with no RDMA stated"
         yield review.hit(
@@ -101,21 +132,47 @@ def no_rdma_fabric(review, params):
 @check(Params)
 def shared_inter_node_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
-    if inter is not None and inter.dedicated is False and total_nodes(review.cluster) > 1:
+    if inter is not None and inter.dedicated is False and _multi_node_training(review):
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "dedicated"),
             "the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable",
         )
 
 
+def crossed_tier(inter, accelerators: int) -> tuple[float, tuple, str] | None:
+    """(oversubscription, path, which level) the job's traffic crosses: the smallest tier that holds it,
+    or the whole fabric's figure; None when the quote states neither."""
+    for k, tier in enumerate(inter.tiers):
+        if tier.accelerators is None or accelerators <= tier.accelerators:
+            span = f"{fmt(tier.accelerators)} accelerators" if tier.accelerators else "the whole cluster"
+            return tier.oversubscription, ("spec", "network", "inter_node", "tiers", k, "oversubscription"), f"tier {tier.name!r} ({span})"
+    if inter.tiers or inter.oversubscription is None:  # the job outgrows every stated tier, or nothing is stated
+        return None
+    return inter.oversubscription, ("spec", "network", "inter_node", "oversubscription"), "the fabric"
+
+
 @check(Params)
 def oversubscribed_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
-    if inter is not None and inter.oversubscription > 1 and _multi_node_training(review):
+    if inter is None or inter.fabric == "none" or not _multi_node_training(review):
+        return
+    job, how = workload_accelerators(review)
+    if job <= scale_up_domain(review, review.cluster.spec.node_pools[0])[0]:
+        return  # the job fits one scale-up domain: its collectives never reach the fabric
+    crossed = crossed_tier(inter, job)
+    if crossed is None and inter.topology == "torus":
+        return  # a torus has no uplinks to taper: nothing to ask unless the quote states a figure
+    if crossed is None and inter.tiers:
+        raise Skip(f"no stated fabric tier holds the job's {fmt(job)} accelerators")
+    if crossed is None:
+        raise Skip("the quote does not state the fabric's oversubscription (see SPEC006)")
+    ratio, at, level = crossed
+    if ratio > 1:
         yield review.hit(
-            "Cluster", ("spec", "network", "inter_node", "oversubscription"),
-            f"the inter-node fabric is {inter.oversubscription:g}:1 oversubscribed: all-reduce across all nodes gets at most "
-            f"1/{inter.oversubscription:g} of the NIC bandwidth",
+            "Cluster", at,
+            f"{level} is {ratio:g}:1 oversubscribed for a job on {fmt(job)} accelerators: all-reduce across them gets at most "
+            f"1/{ratio:g} of the NIC bandwidth",
+            evidence=(f"job size {fmt(job)} accelerators: {how}",),
         )
 
 

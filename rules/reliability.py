@@ -11,6 +11,7 @@ from .common import Params, ceil
 
 class Spares(Params):
     min_share: float = Field(0.05, ge=0, le=1, description="Spare nodes as a share of the pool's nodes that a purchase should include.")
+    min_nodes: int = Field(8, ge=1, description="Pools with fewer nodes are not asked for a spare (one spare would be a large share of the purchase); an info finding says so.")
 
 
 @check(Spares)
@@ -26,12 +27,24 @@ def no_spare_nodes(review, params):
 
         if replacement_time(review.contract) is not None:
             return
-    for i, pool in enumerate(cluster.spec.node_pools):
+    pools = cluster.spec.node_pools
+    if all(p.spares is None for p in pools):
+        raise Skip("the quote does not state spare nodes (see SPEC006)")
+    why = "no replacement SLA in the contract" if offering == "rent" else "a purchase"
+    for i, pool in enumerate(pools):
         need = ceil(params.min_share * pool.count)
-        if pool.spares < need:
-            why = "no replacement SLA in the contract" if offering == "rent" else "a purchase"
+        if pool.spares is None or pool.spares >= need:
+            continue
+        if pool.count < params.min_nodes:
             yield review.hit(
-                "Cluster", ("spec", "node_pools", i, "spares") if "spares" in pool.model_fields_set else ("spec", "node_pools", i, "count"),
-                f"pool {pool.name!r} has {pool.spares} spare nodes for {pool.count} ({why}); keep >= {need} "
-                f"({params.min_share:.0%}) so a failed node does not stop the job until it is repaired",
+                "Cluster", ("spec", "node_pools", i, "spares"),
+                f"pool {pool.name!r} has {pool.spares} spare nodes for {pool.count} ({why}); below {params.min_nodes} nodes no spare is demanded, "
+                f"but a failed node stops the job until it is repaired",
+                severity="info",
             )
+            continue
+        yield review.hit(
+            "Cluster", ("spec", "node_pools", i, "spares"),
+            f"pool {pool.name!r} has {pool.spares} spare nodes for {pool.count} ({why}); keep >= {need} "
+            f"({params.min_share:.0%}) so a failed node does not stop the job until it is repaired",
+        )

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from clusterlint.engine import check
+from clusterlint.engine import Skip, check
 
 from .common import Params
 
 
 @check(Params)
 def no_orchestrator(review, params):
-    software = review.cluster.spec.software
-    if software.orchestrator in (None, "none"):
-        at = ("spec", "software", "orchestrator")
-        said = "none" if software.orchestrator == "none" else "not stated"
+    orchestrator = review.cluster.spec.software.orchestrator
+    if orchestrator is None:
+        raise Skip("the quote does not state a scheduler (see SPEC006)")
+    if orchestrator == "none":
         yield review.hit(
-            "Cluster", at,
-            f"orchestrator {said}: without Slurm or Kubernetes, sharing nodes, queueing jobs and restarting after failures are manual",
+            "Cluster", ("spec", "software", "orchestrator"),
+            "orchestrator none: without Slurm or Kubernetes, sharing nodes, queueing jobs and restarting after failures are manual",
         )
 
 

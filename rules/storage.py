@@ -16,18 +16,29 @@ class NonParallel(Params):
     types: list[str] = Field(["nfs", "smb", "efs", "filestore", "cephfs"], description="Storage types that are not parallel filesystems.")
 
 
+def is_parallel(store, params) -> bool | None:
+    """Whether a store stripes I/O across servers: the spec's `parallel`, else its type's default; None when unknown."""
+    if store.parallel is not None:
+        return store.parallel
+    if store.type == "distributed-fs":
+        return None
+    return store.type not in params.types
+
+
 @check(NonParallel)
 def non_parallel_shared_filesystem(review, params):
     if total_nodes(review.cluster) <= 1:
         return
     for i, store in shared_storage(review.cluster):
         holds = [p for p in store.purpose if p in WORKING_DATA] if store.purpose else list(WORKING_DATA)
-        if store.type in params.types and holds:
-            yield review.hit(
-                "Cluster", ("spec", "storage", i, "type"),
-                f"shared storage {store.name!r} is {store.type}, not a parallel filesystem, and holds {', '.join(holds)}: "
-                f"{total_nodes(review.cluster)} nodes reading and writing through it will stall training",
-            )
+        if store.type == "object" or not holds or is_parallel(store, params) is not False:
+            continue  # object stores scale out; an unknown distributed-fs is asked about by SPEC006
+        said = "parallel: false" if store.parallel is False else store.type
+        yield review.hit(
+            "Cluster", ("spec", "storage", i, "parallel" if store.parallel is False else "type"),
+            f"shared storage {store.name!r} is {said}, not a parallel filesystem, and holds {', '.join(holds)}: "
+            f"{total_nodes(review.cluster)} nodes reading and writing through it will stall training",
+        )
 
 
 class Headroom(Params):
@@ -49,24 +60,40 @@ def required_storage(workload) -> tuple[float, str]:
     return total, " + ".join(parts)
 
 
+def usable_capacity(store) -> tuple[float, str] | None:
+    """Bytes a project may fill and the field it comes from: the capacity, capped by a per-project quota."""
+    figures = [(f.value, name) for name, f in (("capacity", store.capacity), ("quota_per_project", store.quota_per_project)) if f is not None]
+    return min(figures) if figures else None
+
+
 @check(Headroom)
 def insufficient_storage_headroom(review, params):
-    stores = shared_storage(review.cluster)
-    if not stores:
-        raise Skip("the cluster has no shared storage (see STO004)")
+    spec = review.workload.spec
     need, how = required_storage(review.workload)
-    capacity = sum(s.capacity.value for _, s in stores)
-    if capacity < params.min_ratio * need:
-        at = ("spec", "storage", stores[0][0], "capacity") if len(stores) == 1 else ("spec", "storage")
-        evidence = ()
-        if review.workload.spec.checkpoints is not None:
-            evidence = (f"checkpoint size: {checkpoint_size(review.workload)[1]}",)
-        yield review.hit(
-            "Cluster", at,
-            f"shared storage holds {units.human(capacity, 'size')} but needs {params.min_ratio:g} x ({how}) = "
-            f"{units.human(params.min_ratio * need, 'size')}",
-            evidence=evidence,
-        )
+    wanted = [p for p, part in (("datasets", spec.dataset and spec.dataset.size), ("checkpoints", spec.checkpoints)) if part is not None]
+    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or set(s.purpose) & set(wanted)]
+    if not stores:
+        raise Skip(f"the cluster has no shared storage for {' or '.join(wanted)} (see STO004)")
+    usable = [(i, s, usable_capacity(s)) for i, s in stores]
+    capacity = sum(u[0] for _, _, u in usable if u is not None)
+    if capacity >= params.min_ratio * need:
+        return
+    unknown = [s.name for _, s, u in usable if u is None]
+    if unknown:
+        raise Skip(f"storage {', '.join(map(repr, unknown))} states no capacity or quota_per_project")
+    i, _, (_, field) = usable[0]
+    evidence = tuple(
+        f"{s.name!r}: {units.human(u[0], 'size')} ({u[1].replace('_', ' ')}; holds {', '.join(s.purpose) if s.purpose else 'anything, purpose not stated'})"
+        for _, s, u in usable
+    )
+    if spec.checkpoints is not None:
+        evidence += (f"checkpoint size: {checkpoint_size(review.workload)[1]}",)
+    yield review.hit(
+        "Cluster", ("spec", "storage", i, field) if len(stores) == 1 else ("spec", "storage"),
+        f"shared storage for {' and '.join(wanted)} holds {units.human(capacity, 'size')} but needs {params.min_ratio:g} x ({how}) = "
+        f"{units.human(params.min_ratio * need, 'size')}",
+        evidence=evidence,
+    )
 
 
 class CheckpointStall(Params):
@@ -106,12 +133,19 @@ def slow_checkpoint_writes(review, params):
         )
 
 
+def is_filesystem(store) -> bool:
+    """A store every node can open files on: not a bare object store (one with a POSIX mount counts)."""
+    return store.type != "object" or store.posix_mount is True
+
+
 @check(Params)
 def no_shared_filesystem(review, params):
-    if total_nodes(review.cluster) > 1 and not [s for _, s in shared_storage(review.cluster) if s.type != "object"]:
-        stated = "storage" in review.cluster.spec.model_fields_set
+    storage = review.cluster.spec.storage
+    if storage is None:
+        raise Skip("the quote does not state its storage (see SPEC006)")
+    if total_nodes(review.cluster) > 1 and not [s for _, s in shared_storage(review.cluster) if is_filesystem(s)]:
         yield review.hit(
-            "Cluster", ("spec", "storage") if stated else ("spec",),
+            "Cluster", ("spec", "storage"),
             f"{total_nodes(review.cluster)} nodes and no shared filesystem: code, data and checkpoints must be copied to every node",
         )
 
@@ -149,10 +183,15 @@ def dataloader_bandwidth_shortfall(review, params):
 
 @check(Params)
 def no_local_nvme(review, params):
-    for i, pool in enumerate(review.cluster.spec.node_pools):
-        if not any(d.type == "nvme" for d in pool.local_storage):
-            at = ("spec", "node_pools", i, "local_storage") if pool.local_storage else ("spec", "node_pools", i)
+    cluster = review.cluster
+    if any(s.type == "local-nvme" for s in cluster.spec.storage or ()):
+        return  # the quote lists node-local NVMe among its storage
+    unstated = [p.name for p in cluster.spec.node_pools if p.local_storage is None]
+    if len(unstated) == len(cluster.spec.node_pools):
+        raise Skip("the quote does not state the nodes' local drives (see SPEC006)")
+    for i, pool in enumerate(cluster.spec.node_pools):
+        if pool.local_storage is not None and not any(d.type == "nvme" for d in pool.local_storage):
             yield review.hit(
-                "Cluster", at,
+                "Cluster", ("spec", "node_pools", i, "local_storage"),
                 f"pool {pool.name!r} has no local NVMe: no fast scratch for checkpoints staged before upload, or for dataset caches",
             )

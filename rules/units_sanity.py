@@ -26,8 +26,8 @@ def bits_bytes_confusion(review, params):
             f"nic_speed {speed.text} = {units.human(speed.value, 'rate')} per port, faster than any NIC ({units.human(params.max_port.value, 'rate')}): "
             f"NICs are sold in bits, did the quote mean {speed.text.replace('B/s', 'bps').replace('Bps', 'bps')}?",
         )
-    for i, store in enumerate(spec.storage):
-        for field in ("read_bandwidth", "write_bandwidth"):
+    for i, store in enumerate(spec.storage or ()):
+        for field in ("read_bandwidth", "write_bandwidth", "burst_read_bandwidth", "burst_write_bandwidth"):
             rate = getattr(store, field)
             if rate is not None and not rate.in_bytes:
                 yield review.hit(

@@ -45,7 +45,7 @@ def test_findings_cite_each_instance_figure_at_the_instance_line():
         f"inter_node.nics_per_node 32: instance aws/p5.48xlarge, {TORCHX}",
         "inter_node.nic_speed 100Gbps: instance aws/p5.48xlarge, https://github.com/stas00/ml-engineering/tree/master/network",
     ]
-    assert f"memory 2048GiB: instance aws/p5.48xlarge, {TORCHX}" in found["REL001"]["evidence"]
+    assert f"memory 2048GiB: instance aws/p5.48xlarge, {TORCHX}" in found["SPEC006"]["evidence"]
 
 
 def test_spec_figures_override_the_instance_and_say_so(tmp_path):

@@ -109,7 +109,7 @@ def test_action_step_writes_annotations_summary_sarif_and_outputs(tmp_path):
     schema = json.loads((ROOT / "tests" / "vendor" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(schema).validate(document)
     outputs = dict(line.split("=", 1) for line in output.read_text(encoding="utf-8").splitlines())
-    assert outputs == {"score": "30", "findings": str(len(document["runs"][0]["results"]))}
+    assert outputs == {"score": "32.5", "findings": str(len(document["runs"][0]["results"]))}
 
 
 def test_action_step_passes_a_good_quote_and_honours_min_score(tmp_path):

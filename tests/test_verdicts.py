@@ -110,7 +110,7 @@ def test_skipped_rules_are_listed_per_file(tmp_path):
     out = run_cli("check", str(SPECS / "budget-pcie-nfs.yaml"), str(WORKLOAD), "--show-skipped")[1]
     quote = out[out.index("Skipped in specs/budget-pcie-nfs.yaml"):out.index("Skipped in specs/llama70b-pretrain.yaml")]
     assert "NET003" not in quote  # it ran on the quote (and fired)
-    assert re.search(r"Skipped in specs/llama70b-pretrain\.yaml \(43 rules.*\n(?:  .*\n)*  .*NET003.*: needs Cluster document", out)
+    assert re.search(r"Skipped in specs/llama70b-pretrain\.yaml \(44 rules.*\n(?:  .*\n)*  .*NET003.*: needs Cluster document", out)
 
 
 def test_a_directory_check_honours_excludes(tmp_path):
@@ -131,11 +131,11 @@ def test_a_directory_check_honours_excludes(tmp_path):
 
 
 def test_junit_failures_agree_with_fail_on():
-    args = ("check", "--format", "junit", str(SPECS / "gcp-a3-highgpu-8g.yaml"))  # 1 info, 2 warnings
+    args = ("check", "--format", "junit", str(SPECS / "gcp-a3-highgpu-8g.yaml"))  # 2 info, 2 warnings
     passing = ET.fromstring(run_cli(*args)[1])
-    assert run_cli(*args)[0] == 0 and passing.get("failures") == "0" and len(passing.findall(".//system-out")) == 3
+    assert run_cli(*args)[0] == 0 and passing.get("failures") == "0" and len(passing.findall(".//system-out")) == 4
     assert ET.fromstring(run_cli(*args, "--fail-on", "warning")[1]).get("failures") == "2"
-    assert ET.fromstring(run_cli(*args, "--fail-on", "info")[1]).get("failures") == "3"
+    assert ET.fromstring(run_cli(*args, "--fail-on", "info")[1]).get("failures") == "4"
 
 
 def _report(findings, file="q.yaml", lines=()):
@@ -233,4 +233,4 @@ def test_compare_ranks_a_quote_that_was_not_reviewed_last(tmp_path):
         handle.write("---\napiVersion: clusterlint/v1\nkind: Contract\nmetadata: {name: terms}\nspec: {pricng: {}}\n")
     out = run_cli("compare", str(forge), str(AWS), "--workload", str(WORKLOAD), "--format", "json")[1]
     quotes = json.loads(out)["quotes"]
-    assert [(q["name"], q["score"]["score"]) for q in quotes] == [("aws-p5-32-nodes", 35), ("forge-h100-64-nodes", None)]
+    assert [(q["name"], q["score"]["score"]) for q in quotes] == [("aws-p5-32-nodes", 40), ("forge-h100-64-nodes", None)]
