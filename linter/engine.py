@@ -62,6 +62,7 @@ class Review:
     contract: object = None
     workload: object = None
     docs: dict = field(default_factory=dict)  # kind -> Document
+    assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         return Hit(kind, tuple(path), message, **kw)
@@ -161,8 +162,12 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
     missing kind says why the kind is missing.
     """
+    from .sizing import Assumptions
+
     rules = builtin_rules() if rules is None else rules
+    assumed = Assumptions.from_rules(rules)
     for review in reviews(typed, shared):
+        review.assumptions = assumed
         result.reviews.append(review)
         for rule in rules.values():
             if rule.check == DOCUMENT_CHECK:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint import units
+from clusterlint import sizing, units
 from clusterlint.engine import Skip
 
 class Params(BaseModel):
@@ -15,7 +14,7 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True)
 
 
-PRECISION_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
+from clusterlint.sizing import PRECISION_BYTES, ceil  # noqa: E402,F401  (shared with the sizing model)
 
 
 def pools(review):
@@ -65,14 +64,6 @@ def intra_fabric(review, pool) -> tuple[str, str]:
     return facts.fabric, facts.cite("intra_node")
 
 
-def dense_tflops(review, pool, dtype: str) -> tuple[float, str]:
-    facts = review.facts(pool)
-    value = facts.tflops.get(dtype)
-    if not value:
-        raise Skip(f"the catalog has no dense {dtype} TFLOPS for {facts.id}")
-    return value, facts.cite("compute")
-
-
 def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
     """Advertised inter-node bits/s per accelerator and how it was computed, or None if unstated."""
     inter = review.cluster.spec.network.inter_node
@@ -84,17 +75,9 @@ def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
 
 
 def checkpoint_size(workload) -> tuple[float, str]:
-    """Bytes of one checkpoint: the workload's figure, or params x 14 bytes (bf16 weights 2 +
-    fp32 master weights 4 + Adam moments 8) for training with Adam-style optimizers."""
-    ckpt = workload.spec.checkpoints
-    if ckpt is not None and ckpt.size is not None:
-        return ckpt.size.value, "workload"
-    params = workload.spec.model.parameters.value
-    return params * 14, f"{units.human(params, 'count')} x 14 bytes (weights + fp32 master + Adam moments)"
-
-
-def ceil(x: float) -> int:
-    return math.ceil(x - 1e-9)
+    """Bytes of one checkpoint and their source (the sizing model's figure)."""
+    size = sizing.checkpoint_size(workload)
+    return size.value, size.source
 
 
 def shared_storage(cluster):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
+from clusterlint import sizing, units
 from clusterlint.engine import Skip, check
 from clusterlint.models import Rate
 
-from .common import Params, dense_tflops, fmt, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from .common import Params, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 @check(Params)
@@ -120,7 +120,6 @@ def oversubscribed_fabric(review, params):
 
 
 class CommsCompute(Params):
-    default_mfu: float = Field(0.4, gt=0, le=1, description="MFU used when the workload states none.")
     efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
     gradient_bytes: float = Field(2, gt=0, description="Bytes per gradient element reduced (bf16).")
 
@@ -134,21 +133,21 @@ def comms_exceed_compute(review, params):
         raise Skip("the workload states no global_batch_size and sequence_length")
     if not _multi_node_training(review):
         return
-    pool = review.cluster.spec.node_pools[0]
-    figure = inter_node_per_accelerator(review, pool)
+    speed = sizing.throughput(review)
+    alloc = speed.allocation
+    if alloc.accelerators <= alloc.per_node:
+        return
+    figure = inter_node_per_accelerator(review, review.cluster.spec.node_pools[alloc.pool_index])
     if figure is None:
         raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
     per_bits, _ = figure
-    n = total_accelerators(review.cluster)
     par = spec.parallelism
-    dp = par.data or max(1, n // (par.tensor * par.pipeline))
+    dp = par.data or max(1, alloc.accelerators // (par.tensor * par.pipeline))
     if dp <= 1:
         return
-    peak, source = dense_tflops(review, pool, "bf16" if spec.precision in ("fp32", "int8", "int4") else spec.precision)
-    mfu = spec.assumed_mfu or params.default_mfu
     params_n = spec.model.parameters.value
     tokens = spec.global_batch_size * spec.sequence_length
-    compute_s = 6 * params_n * tokens / (n * peak * 1e12 * mfu)
+    compute_s = speed.seconds(params_n, tokens)
     shard_bytes = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
     comm_bytes = 2 * (dp - 1) / dp * shard_bytes
     comm_s = comm_bytes * 8 / (per_bits * params.efficiency)
@@ -157,6 +156,6 @@ def comms_exceed_compute(review, params):
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
             f"each step's gradient all-reduce ({units.human(comm_bytes, 'size')} per accelerator at "
             f"{units.human(per_bits * params.efficiency, 'rate')} effective) takes {comm_s:.3g} s, longer than the step's compute "
-            f"{compute_s:.3g} s (6 x {units.human(params_n, 'count')} x {fmt(tokens)} tokens / ({n} x {fmt(peak)} TFLOPS x {mfu:g}))",
-            evidence=(f"dense {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
+            f"{compute_s:.3g} s ({speed.formula(params_n, tokens)})",
+            evidence=speed.evidence,
         )
