@@ -40,7 +40,7 @@ MESSAGES = {
     "NET004": 'multi-node training over infiniband without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory',
     "NET005": 'the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable',
     "NET006": 'the inter-node fabric is 2:1 oversubscribed: all-reduce across all nodes gets at most 1/2 of the NIC bandwidth',
-    "NET007": "each step's gradient all-reduce (2.625 GB per accelerator at 10 Gbps effective) takes 2.1 s, longer than the step's compute 0.773 s (6 x 7B x 262,144 tokens / (32 x 989.4 TFLOPS x 0.45))",
+    "NET007": "each step's gradient all-reduce (2.625 GB per accelerator at 10 Gbps effective) takes 2.1 s, longer than the step's compute 0.773 s (6 x 7B params x 262.1K tokens / (32 x 989.4 TFLOPS x 0.45 MFU))",
     "REL001": "pool 'gpu' has 0 spare nodes for 4 (a purchase); keep >= 1 (5%) so a failed node does not stop the job until it is repaired",
     "REL002": 'the contract states no replacement time for a failed node or accelerator: a dead GPU can idle the whole job while the vendor takes its time',
     "REL003": 'the contract has no acceptance or burn-in test before handover: you pay from day one for nodes that were never shown to work together',
