@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
+from clusterlint import sizing, units
 from clusterlint.engine import check
 
 from .common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
@@ -106,3 +106,33 @@ def optimistic_mfu(review, params):
             f"assumed MFU {mfu:g} is above {params.max_mfu:g}: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic",
         )
 
+
+
+@check(Params)
+def allocation_exceeds_pool(review, params):
+    """The workload's placement names a pool the cluster lacks, or asks for more accelerators than its pool has."""
+    spec = review.workload.spec
+    placement = spec.placement
+    names = [p.name for p in review.cluster.spec.node_pools]
+    if placement is not None and placement.pool is not None and placement.pool not in names:
+        yield review.hit(
+            "Workload", ("spec", "placement", "pool"),
+            f"placement.pool {placement.pool!r} is not a node pool of cluster {review.cluster.metadata.name!r} (pools: {', '.join(names)})",
+        )
+        return
+    alloc = sizing.allocate(review)
+    if alloc.accelerators <= alloc.available:
+        return
+    if placement is not None and placement.accelerators is not None:
+        path = ("spec", "placement", "accelerators")
+    elif placement is not None and placement.nodes is not None:
+        path = ("spec", "placement", "nodes")
+    else:
+        path = ("spec", "parallelism", "data")
+    pool = review.cluster.spec.node_pools[alloc.pool_index]
+    yield review.hit(
+        "Workload", path,
+        f"the workload asks for {alloc.accelerators} accelerators ({alloc.basis}); pool {alloc.pool_name!r} has {alloc.available} "
+        f"({pool.count} nodes x {alloc.per_node} {alloc.model}): the job cannot start as planned",
+        evidence=(f"pool: {alloc.pool_basis}",),
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from clusterlint import sizing, units
-from clusterlint.engine import Skip
+from clusterlint.engine import PartSkip, Skip
 
 class Params(BaseModel):
     """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
@@ -19,6 +19,17 @@ from clusterlint.sizing import PRECISION_BYTES, ceil  # noqa: E402,F401  (shared
 
 def pools(review):
     return list(enumerate(review.cluster.spec.node_pools))
+
+
+def pool_facts(review, chosen=None):
+    """(index, pool, catalog facts) for each pool (or each of `chosen`, (index, pool) pairs) whose
+    accelerator the catalog knows, and a PartSkip naming each pool it does not: a rule judges the pools
+    it can and says which it could not."""
+    for i, pool in pools(review) if chosen is None else chosen:
+        try:
+            yield i, pool, review.facts(pool)
+        except Skip as exc:
+            yield PartSkip(f"pool {pool.name!r}: {exc}")
 
 
 def total_nodes(cluster) -> int:

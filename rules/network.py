@@ -5,17 +5,27 @@ from __future__ import annotations
 from pydantic import Field
 
 from clusterlint import sizing, units
-from clusterlint.engine import Skip, check
+from clusterlint.engine import PartSkip, Skip, check
 from clusterlint.models import Rate
 
 from .common import Params, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
+def _workload_pool(review):
+    """The (index, pool) the workload runs on (its allocation's pool), as a one-item list."""
+    alloc = sizing.allocate(review)
+    return [(alloc.pool_index, review.cluster.spec.node_pools[alloc.pool_index])]
+
+
 @check(Params)
 def tensor_parallel_crosses_nodes(review, params):
     tp = review.workload.spec.parallelism.tensor
-    for pool in review.cluster.spec.node_pools:
-        domain, source = scale_up_domain(review, pool)
+    for _, pool in _workload_pool(review):
+        try:
+            domain, source = scale_up_domain(review, pool)
+        except Skip as exc:
+            yield PartSkip(f"pool {pool.name!r}: {exc}")
+            continue
         if tp > domain:
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),
@@ -30,8 +40,12 @@ def tensor_parallel_over_pcie(review, params):
     tp = review.workload.spec.parallelism.tensor
     if tp <= 1:
         return
-    for pool in review.cluster.spec.node_pools:
-        fabric, source = intra_fabric(review, pool)
+    for _, pool in _workload_pool(review):
+        try:
+            fabric, source = intra_fabric(review, pool)
+        except Skip as exc:
+            yield PartSkip(f"pool {pool.name!r}: {exc}")
+            continue
         if fabric == "pcie":
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),

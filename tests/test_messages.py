@@ -13,6 +13,7 @@ MESSAGES = {
     "ACC002": 'serving 405B parameters in bf16 needs 1.012 TB (405B x 2 bytes x 1.25) = 13 accelerators of 80 GB; the cluster has 8',
     "ACC003": 'quoted 1,979 bf16 TFLOPS is 2x the dense 989.4 of H100-SXM: that is the 2:4-sparsity figure, which dense training never reaches',
     "ACC004": 'assumed MFU 0.75 is above 0.6: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic',
+    "ACC005": "the workload asks for 64 accelerators (placement.accelerators); pool 'inference' has 8 (2 nodes x 4 L40S): the job cannot start as planned",
     "CON001": [
         "clause 4.2 promises only 'commercially reasonable efforts': it has a date but no number with a unit and no remedy; an effort promise cannot be enforced",
         "clause 4.3 promises only 'ENDEAVOUR': it has no date, no number with a unit and no remedy; an effort promise cannot be enforced",
