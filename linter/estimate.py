@@ -95,7 +95,7 @@ def quote(review, file: str) -> QuoteEstimate:
     out = QuoteEstimate(file, review.cluster.metadata.name)
     try:
         alloc = model.allocate(review)
-        out.lines["accelerators"] = Line("accelerators", alloc.accelerators, alloc.text, alloc.how, ("workload" if "placement" in alloc.how else "spec",))
+        out.lines["accelerators"] = Line("accelerators", alloc.accelerators, alloc.label, alloc.how, (alloc.source,))
         est = model.estimate(review)
     except Skip as exc:
         out.notes.append(f"time: {exc}")

@@ -96,8 +96,17 @@ class Allocation:
         return ("spec", "node_pools", self.pool_index, "count")
 
     @property
+    def label(self) -> str:
+        return f"{self.accelerators} x {self.model} on pool {self.pool_name!r}"
+
+    @property
     def text(self) -> str:
-        return f"{self.accelerators} x {self.model} on pool {self.pool_name!r} ({self.basis})"
+        return f"{self.label} ({self.basis})"
+
+    @property
+    def source(self) -> str:
+        """Which document decided the count: the workload (placement or parallelism) or the cluster spec."""
+        return "workload" if self.basis.startswith(("placement", "tensor")) else "spec"
 
 
 def allocate(review) -> Allocation:

@@ -1,0 +1,126 @@
+"""The sizing model of record: allocation, configured params, and one answer from check, estimate and compare."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from conftest import FIXTURES, ROOT, check_json, run_cli
+
+SPECS = ROOT / "specs"
+QUOTES = ["aws-p5-48xlarge.yaml", "azure-nd-mi300x-v5.yaml", "budget-pcie-nfs.yaml", "dgx-h100-superpod.yaml",
+          "forge-h100-quote.yaml", "gcp-a3-highgpu-8g.yaml", "tpu-v5p-slice.yaml"]
+TWO_POOLS = (FIXTURES / "ACC005" / "good.yaml").read_text(encoding="utf-8")
+
+
+def _two_pool(tmp_path: Path, placement: str, parallelism: str) -> str:
+    text = TWO_POOLS.replace("  placement: {pool: training}\n", placement).replace("parallelism: {tensor: 8, pipeline: 1, data: 4}", parallelism)
+    path = tmp_path / "two-pools.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _findings(report, rule):
+    return [(f["line"], f["column"], f["message"], f["evidence"]) for f in report["findings"] if f["rule"] == rule]
+
+
+def test_the_second_pool_is_timed_at_its_own_accelerator(tmp_path):
+    # 6 x 7B x 100B / (8 x 362.05 TFLOPS (L40S bf16) x 0.45) = 3,222,391 s = 37.3 days; an A100 pool would give 312 TFLOPS
+    path = _two_pool(tmp_path, "  placement: {pool: inference}\n", "parallelism: {tensor: 4, pipeline: 1, data: 2}")
+    report = check_json(path)
+    assert _findings(report, "CST001") == [(15, 14,
+        "estimated training time 37.3 days = 6 x 7B params x 100B tokens / (8 x 362.1 TFLOPS x 0.45 MFU) on 8 x L40S on pool 'inference' "
+        "(tensor 4 x pipeline 1 x data 2); effective time 37.3 days = 37.3 days x (1 + 0.01% checkpoints) / 100.00% availability; "
+        "no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)",
+        ["accelerators 8 x L40S: tensor 4 x pipeline 1 x data 2; pool: placement.pool",
+         "dense bf16 362.1 TFLOPS: catalog L40S, https://www.mullet.se/product.html?product_id=355414",
+         "MFU 0.45: workload assumed_mfu",
+         "checkpoint stall 0.01%: 98 GB (7B x 14 bytes (weights + fp32 master + Adam moments)) / 200 GB/s (spec) every 2 hours"])]
+    assert [f[:2] for f in _findings(report, "CST002")] == [(58, 13)]  # 37.3 days > the 30-day deadline
+    assert _findings(report, "NET001") == [] and _findings(report, "ACC005") == []  # tensor 4 fits the L40S node
+
+
+def test_without_placement_tensor_pipeline_data_on_the_first_pool(tmp_path):
+    # 6 x 7B x 100B / (32 x 312 TFLOPS (A100 bf16) x 0.45) = 10.82 days
+    path = _two_pool(tmp_path, "", "parallelism: {tensor: 8, pipeline: 2, data: 2}")
+    [(line, col, message, evidence)] = _findings(check_json(path), "CST001")
+    assert (line, col) == (7, 14)
+    assert message.startswith("estimated training time 10.82 days = 6 x 7B params x 100B tokens / (32 x 312 TFLOPS x 0.45 MFU) "
+                              "on 32 x A100-SXM-80GB on pool 'training' (tensor 8 x pipeline 2 x data 2);")
+    assert evidence[0] == "accelerators 32 x A100-SXM-80GB: tensor 8 x pipeline 2 x data 2; pool: the first node pool (the workload names no placement.pool)"
+
+
+def test_allocation_table():
+    cases = [  # placement, parallelism, ACC005 message (None: silent)
+        ("  placement: {pool: training, nodes: 4}\n", "parallelism: {tensor: 8, pipeline: 1, data: 4}", None),  # 4 x 8 = 32 = the pool
+        ("  placement: {pool: training, nodes: 5}\n", "parallelism: {tensor: 8, pipeline: 1, data: 4}",
+         (53, 38, "the workload asks for 40 accelerators (placement.nodes 5 x 8 accelerators per node); pool 'training' has 32 (4 nodes x 8 A100-SXM-80GB): the job cannot start as planned")),
+        ("", "parallelism: {tensor: 8, pipeline: 1, data: 5}",
+         (52, 47, "the workload asks for 40 accelerators (tensor 8 x pipeline 1 x data 5); pool 'training' has 32 (4 nodes x 8 A100-SXM-80GB): the job cannot start as planned")),
+        ("  placement: {pool: gpu}\n", "parallelism: {tensor: 8, pipeline: 1, data: 4}",
+         (53, 21, "placement.pool 'gpu' is not a node pool of cluster 'fixture-two-pools' (pools: training, inference)")),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for placement, parallelism, expected in cases:
+            report = check_json(_two_pool(Path(tmp), placement, parallelism))
+            assert [f[:3] for f in _findings(report, "ACC005")] == ([] if expected is None else [expected]), placement
+
+
+def _tree(default_mfu: float) -> Path:
+    tmp = Path(tempfile.mkdtemp())
+    for name in [*QUOTES, "llama70b-pretrain.yaml", "forge-compute-msa.txt"]:
+        shutil.copy(SPECS / name, tmp / name)
+    workload = tmp / "llama70b-pretrain.yaml"
+    workload.write_text("\n".join(l for l in workload.read_text().splitlines() if "assumed_mfu" not in l) + "\n")
+    (tmp / ".clusterlint.yaml").write_text(f"params:\n  CST001: {{default_mfu: {default_mfu!r}}}\n")
+    return tmp
+
+
+def test_configured_default_mfu_moves_check_estimate_and_compare(monkeypatch):
+    # 6 x 70B x 2T / (512 x 989.4 TFLOPS x 0.2) = 95.96 days; x (1 + 4.9 s / 2 h) / 99.5% = 96.51 days; 512 x 2,316.2 h x 2.10 = 2,490,385 USD
+    tmp = _tree(0.2)
+    monkeypatch.chdir(tmp)
+    report = check_json("forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml")
+    [(_, _, message, evidence)] = _findings(report, "CST001")
+    assert "training time 95.96 days" in message and message.endswith("cost 2,490,385 USD = 512 x 2,316.2 h x 2.10 USD")
+    assert "MFU 0.2: default (CST001 params default_mfu)" in evidence
+    _, out, _ = run_cli("estimate", "forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml", "--format", "json")
+    [est] = json.loads(out)
+    assert est["lines"]["cost"]["text"] == "2,490,385 USD" and est["lines"]["effective_time"]["text"] == "96.51 days"
+    _, out, _ = run_cli("compare", "forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml", "--format", "json")
+    assert json.loads(out)["quotes"][0]["estimate"]["cost"]["text"] == "2,490,385 USD"
+    shutil.rmtree(tmp)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.floats(min_value=0.05, max_value=1.0, allow_nan=False).map(lambda x: round(x, 3)))
+def test_check_estimate_and_compare_agree_on_every_spec(default_mfu):
+    """Same effective time, cost and deadline verdict from all three commands, under the configured MFU."""
+    tmp = _tree(default_mfu)
+    quotes = [str(tmp / q) for q in QUOTES]
+    shared = ("--workload", str(tmp / "llama70b-pretrain.yaml"), "--contract", str(tmp / "forge-compute-msa.txt"))
+    report = check_json(*quotes, *shared)
+    _, out, _ = run_cli("estimate", *quotes, *shared, "--format", "json")
+    estimates = {e["file"]: e["lines"] for e in json.loads(out)}
+    _, out, _ = run_cli("compare", *quotes, *shared, "--format", "json")
+    compared = {q["file"]: q["estimate"] for q in json.loads(out)["quotes"]}
+    fired = 0
+    for quote in quotes:
+        lines = estimates[quote]
+        assert compared[quote] == lines
+        mine = [f for f in report["findings"] if f["file"] == quote]
+        cst001 = [f["message"] for f in mine if f["rule"] == "CST001"]
+        assert bool(cst001) == ("effective_time" in lines)
+        if not cst001:
+            continue
+        assert f"{lines['effective_time']['text']} = {lines['effective_time']['how']}" in cst001[0]
+        assert cst001[0].endswith(f"cost {lines['cost']['text']} = {lines['cost']['how']}")
+        late = [f for f in report["findings"] if f["rule"] == "CST002" and f["message"].startswith(f"estimated time {lines['effective_time']['text']} ")]
+        assert bool(late) == (lines["deadline"]["value"] is False)
+        fired += 1
+    assert fired >= 5  # the property compared real estimates, not a vacuous set
+    shutil.rmtree(tmp)
