@@ -147,16 +147,14 @@ class Row:
     rank: int = 0
 
 
-def compare(report, rank_by: str = "fit") -> list[Row]:
-    """One row per reviewed quote of a check report, best values marked, ranked."""
+def compare(report, results, rank_by: str = "fit") -> list[Row]:
+    """One row per result in `results` (quotes of a check report reviewed with the workload), best values marked, ranked."""
     from clusterlint.rules import storage
     from clusterlint.rules.common import inter_node_per_accelerator
 
     rows = []
     cards = report.scorecards()
-    for result in report.results:
-        if not result.reviews or result.reviews[0].cluster is None:
-            continue
+    for result in results:
         review = result.reviews[0]
         est = quote(review, result.file)
         pool = review.cluster.spec.node_pools[est.model.training.throughput.allocation.pool_index if est.model else 0]

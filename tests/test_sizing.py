@@ -124,3 +124,25 @@ def test_check_estimate_and_compare_agree_on_every_spec(default_mfu):
         fired += 1
     assert fired >= 5  # the property compared real estimates, not a vacuous set
     shutil.rmtree(tmp)
+
+
+def test_a_quote_that_fails_to_load_is_named_and_exits_2(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((SPECS / "forge-h100-quote.yaml").read_text().replace("node_pools:", "node_pool:", 1))
+    workload = str(SPECS / "llama70b-pretrain.yaml")
+    for command in ("compare", "estimate"):
+        code, out, err = run_cli(command, str(SPECS / "forge-h100-quote.yaml"), str(broken), "--workload", workload)
+        assert code == 2 and "forge-h100-64-nodes" in out, command  # the good quote is still shown
+        assert err == f"clusterlint: not reviewed: {broken}:8:1: SPEC002 spec.node_pools: required field is missing\n", command
+
+
+def test_an_invalid_workload_is_a_positioned_error(tmp_path):
+    workload = tmp_path / "w.yaml"
+    workload.write_text((SPECS / "llama70b-pretrain.yaml").read_text().replace("tokens:", "tokenz:", 1))
+    expected = f"{workload}:12:3: SPEC002 spec: unknown key 'tokenz' (did you mean 'tokens'?)\n"
+    for args in (("compare", str(SPECS / "forge-h100-quote.yaml")), ("estimate", str(SPECS / "forge-h100-quote.yaml"))):
+        code, out, err = run_cli(*args, "--workload", str(workload))
+        assert (code, out) == (2, "") and err == "clusterlint: error: the workload is not valid, so no quote can be sized: " + expected
+        assert "give --workload" not in err
+    code, _, err = run_cli("estimate", "--workload", str(workload))
+    assert code == 2 and err == "clusterlint: error: the workload is not valid: " + expected
