@@ -146,3 +146,37 @@ def test_an_invalid_workload_is_a_positioned_error(tmp_path):
         assert "give --workload" not in err
     code, _, err = run_cli("estimate", "--workload", str(workload))
     assert code == 2 and err == "clusterlint: error: the workload is not valid: " + expected
+
+
+CPU001_BAD = (FIXTURES / "CPU001" / "bad.yaml").read_text(encoding="utf-8")
+POOL_END = "        - {type: nvme, capacity: 30TB}\n  network:\n"
+
+
+def _with_pools(extra: list[str]) -> str:
+    return CPU001_BAD.replace(POOL_END, "        - {type: nvme, capacity: 30TB}\n" + "".join(extra) + "  network:\n", 1)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["H100-SXM", "A100-SXM-80GB", "Mystery-9000"]), st.booleans(), st.booleans()), min_size=1, max_size=3))
+def test_an_under_specified_pool_never_improves_a_quote(pools):
+    """Adding pools that leave out their CPU, host memory or a known accelerator keeps every finding
+    about the first pool and never raises the score; what could not be judged is a skip naming the pool."""
+    extra = [f"    - name: extra{i}\n      count: 2\n      accelerator: {{model: {model}, count: 8}}\n"
+             + ("      cpu: {sockets: 2, cores_per_socket: 64}\n" if cpu else "") + ("      memory: 2TB\n" if mem else "")
+             for i, (model, cpu, mem) in enumerate(pools)]
+    with tempfile.TemporaryDirectory() as tmp:
+        base, more = Path(tmp) / "base.yaml", Path(tmp) / "more.yaml"
+        base.write_text(CPU001_BAD)
+        more.write_text(_with_pools(extra))
+        before, after = check_json(str(base)), check_json(str(more))
+    first = {(f["rule"], f["message"]) for f in before["findings"] if f["path"].startswith("spec.node_pools[0]")}
+    assert ("CPU001", "2 x 8 = 16 physical cores per node in pool 'gpu' cannot feed 8 accelerators: "
+            "8 x (3 dataloader workers + 1) = 32 cores needed (workload)") in first  # the "before" case fired
+    assert first <= {(f["rule"], f["message"]) for f in after["findings"]}
+    assert after["score"]["score"] <= before["score"]["score"]
+    reasons = {(s["rule"], s["reason"]) for s in after["skipped"]}
+    for i, (model, cpu, _) in enumerate(pools):
+        if not cpu:
+            assert ("CPU001", f"pool 'extra{i}': the cluster states no CPU for its nodes") in reasons
+        if model == "Mystery-9000":
+            assert ("LCK001", f"pool 'extra{i}': accelerator 'Mystery-9000' is not in the catalog (see SPEC004)") in reasons
