@@ -13,7 +13,7 @@ from conftest import FIXTURES, ROOT, check_json, run_cli
 
 SPECS = ROOT / "specs"
 QUOTES = ["aws-p5-48xlarge.yaml", "azure-nd-mi300x-v5.yaml", "budget-pcie-nfs.yaml", "dgx-h100-superpod.yaml",
-          "forge-h100-quote.yaml", "gcp-a3-highgpu-8g.yaml", "tpu-v5p-slice.yaml"]
+          "forge-h100-quote.yaml", "gcp-a3-highgpu-8g.yaml", "tpu-v5p-slice.yaml", "hetero-a100-l40s.yaml"]
 TWO_POOLS = (FIXTURES / "ACC005" / "good.yaml").read_text(encoding="utf-8")
 
 
@@ -180,3 +180,12 @@ def test_an_under_specified_pool_never_improves_a_quote(pools):
             assert ("CPU001", f"pool 'extra{i}': the cluster states no CPU for its nodes") in reasons
         if model == "Mystery-9000":
             assert ("LCK001", f"pool 'extra{i}': accelerator 'Mystery-9000' is not in the catalog (see SPEC004)") in reasons
+
+
+def test_the_heterogeneous_example_places_itself_on_its_training_pool():
+    # 6 x 8B x 300B / (64 x 312 TFLOPS x 0.4) = 1,802,885 s = 20.87 days; 112 GB / 100 GB/s every 2 h = 0.02%
+    [(line, col, message, evidence)] = _findings(check_json(str(SPECS / "hetero-a100-l40s.yaml")), "CST001")
+    assert (line, col) == (14, 14)
+    assert message.startswith("estimated training time 20.87 days = 6 x 8B params x 300B tokens / (64 x 312 TFLOPS x 0.4 MFU) "
+                              "on 64 x A100-SXM-80GB on pool 'dgx-a100' (placement.nodes 8 x 8 accelerators per node);")
+    assert evidence[0] == "accelerators 64 x A100-SXM-80GB: placement.nodes 8 x 8 accelerators per node; pool: placement.pool"
