@@ -100,6 +100,10 @@ class Mfu(Params):
 @check(Mfu)
 def optimistic_mfu(review, params):
     mfu = review.workload.spec.assumed_mfu
+    if review.cluster is not None and mfu is not None:
+        alloc = sizing.allocate(review)
+        if alloc.accelerators <= alloc.per_node:  # one node: no inter-node traffic, higher MFU is plausible
+            return
     if mfu is not None and mfu > params.max_mfu:
         yield review.hit(
             "Workload", ("spec", "assumed_mfu"),

@@ -189,3 +189,20 @@ def test_the_heterogeneous_example_places_itself_on_its_training_pool():
     assert message.startswith("estimated training time 20.87 days = 6 x 8B params x 300B tokens / (64 x 312 TFLOPS x 0.4 MFU) "
                               "on 64 x A100-SXM-80GB on pool 'dgx-a100' (placement.nodes 8 x 8 accelerators per node);")
     assert evidence[0] == "accelerators 64 x A100-SXM-80GB: placement.nodes 8 x 8 accelerators per node; pool: placement.pool"
+
+
+def test_acc004_judges_multi_node_plans_only(tmp_path):
+    message = ("assumed MFU 0.75 is above 0.6: about 0.5 is already excellent for multi-node training, "
+               "so time and cost estimates are too optimistic")
+    cases = [  # placement, ACC004 findings
+        ("  placement: {pool: training, nodes: 1}\n", []),  # 8 accelerators in one node
+        ("  placement: {pool: training, accelerators: 9}\n", [(57, 16, message)]),  # 9 > 8 per node
+        ("  placement: {pool: training}\n", [(57, 16, message)]),  # tensor 8 x data 4 = 32
+    ]
+    for placement, expected in cases:
+        path = _two_pool(tmp_path, placement, "parallelism: {tensor: 8, pipeline: 1, data: 4}")
+        Path(path).write_text(Path(path).read_text().replace("assumed_mfu: 0.45", "assumed_mfu: 0.75"))
+        assert [f[:3] for f in _findings(check_json(path), "ACC004")] == expected, placement
+    alone = tmp_path / "workload.yaml"  # no cluster: the plan is judged as multi-node
+    alone.write_text("---".join(TWO_POOLS.split("---")[1:]).replace("assumed_mfu: 0.45", "assumed_mfu: 0.75"))
+    assert [f[2] for f in _findings(check_json(str(alone)), "ACC004")] == [message]
