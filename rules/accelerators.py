@@ -44,12 +44,43 @@ def too_few_for_training(review, params):
     if spec.task == "inference":
         return
     n_params = spec.model.parameters.value
+    if "zero_stage" in spec.parallelism.model_fields_set:
+        yield from _zero_stage_shortfall(review, params)
+        return
     need_bytes = n_params * params.bytes_per_parameter * params.overhead
     yield from _shortfall(
         review, need_bytes,
         f"training {units.human(n_params, 'count')} parameters needs {units.human(need_bytes, 'size')} of accelerator memory "
         f"({units.human(n_params, 'count')} x {params.bytes_per_parameter:g} bytes x {params.overhead:g})",
     )
+
+
+ZERO_SHARDED = {0: 0, 1: 12, 2: 16}  # bytes per parameter ZeRO shards over data parallelism; stage 3: all of them
+
+
+def _zero_stage_shortfall(review, params):
+    """Per-accelerator training state under the stated ZeRO stage: params / (tp x pp) x (unsharded +
+    sharded / dp) x overhead, where stage 1 shards the optimizer states (fp32 master 4 + Adam 8 = 12
+    bytes), stage 2 also the gradients (+4) and stage 3 also the bf16 weights (all of them)."""
+    spec = review.workload.spec
+    par = spec.parallelism
+    alloc = sizing.allocate(review)
+    model_parallel = par.tensor * par.pipeline
+    dp = par.data or max(1, alloc.accelerators // model_parallel)
+    total = params.bytes_per_parameter
+    sharded = total if par.zero_stage == 3 else min(total, ZERO_SHARDED[par.zero_stage])
+    n_params = spec.model.parameters.value
+    per_bytes = n_params / model_parallel * (total - sharded + sharded / dp) * params.overhead
+    per, source = memory(review, review.cluster.spec.node_pools[alloc.pool_index])
+    if per_bytes > per:
+        count = units.human(n_params, "count")
+        yield review.hit(
+            "Workload", ("spec", "parallelism", "zero_stage"),
+            f"ZeRO stage {par.zero_stage} with tensor {par.tensor} x pipeline {par.pipeline} x data {dp} keeps "
+            f"{count} / {model_parallel} x ({fmt(total - sharded)} + {fmt(sharded)} / {dp}) bytes x {params.overhead:g} = "
+            f"{units.human(per_bytes, 'size')} per accelerator; {alloc.model} has {units.human(per, 'size')}",
+            evidence=(f"{units.human(per, 'size')} per accelerator: {source}", f"accelerators {alloc.accelerators}: {alloc.how}"),
+        )
 
 
 class InferenceMemory(Params):

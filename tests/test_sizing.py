@@ -206,3 +206,26 @@ def test_acc004_judges_multi_node_plans_only(tmp_path):
     alone = tmp_path / "workload.yaml"  # no cluster: the plan is judged as multi-node
     alone.write_text("---".join(TWO_POOLS.split("---")[1:]).replace("assumed_mfu: 0.45", "assumed_mfu: 0.75"))
     assert [f[2] for f in _findings(check_json(str(alone)), "ACC004")] == [message]
+
+
+def test_acc001_honours_the_stated_zero_stage(tmp_path):
+    # 70B / (tensor 8) = 8.75B params per accelerator, x 1.25 overhead, data 4, A100 80 GB:
+    # stage 0: 8.75B x 18 = 196.9 GB; stage 1: 8.75B x (6 + 12/4) = 98.44 GB; stage 2: 8.75B x (2 + 16/4) = 65.63 GB;
+    # stage 3: 8.75B x 18/4 = 49.22 GB; unstated: the whole-cluster check, 70B x 18 x 1.25 / 80 GB = 20 <= 48 accelerators
+    pool = "the first node pool (the workload names no placement.pool)"
+    cases = [
+        (", zero_stage: 0", "ZeRO stage 0 with tensor 8 x pipeline 1 x data 4 keeps 70B / 8 x (18 + 0 / 4) bytes x 1.25 = 196.9 GB per accelerator; A100-SXM-80GB has 80 GB"),
+        (", zero_stage: 1", "ZeRO stage 1 with tensor 8 x pipeline 1 x data 4 keeps 70B / 8 x (6 + 12 / 4) bytes x 1.25 = 98.44 GB per accelerator; A100-SXM-80GB has 80 GB"),
+        (", zero_stage: 2", None),
+        (", zero_stage: 3", None),
+        ("", None),
+    ]
+    for stage, expected in cases:
+        path = _two_pool(tmp_path, "", "parallelism: {tensor: 8, pipeline: 1, data: 4" + stage + "}")
+        Path(path).write_text(Path(path).read_text().replace("parameters: 7B", "parameters: 70B"))
+        found = _findings(check_json(path), "ACC001")
+        if expected is None:
+            assert found == [], stage
+        else:
+            assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://glennklockwood.com/garden/processors/A100",
+                                                 f"accelerators 32: tensor 8 x pipeline 1 x data 4; pool: {pool}"])], stage
