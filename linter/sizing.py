@@ -205,6 +205,11 @@ def training(review) -> Training | None:
     return Training(throughput(review), spec.model.parameters.value, spec.tokens.value)
 
 
+def shared_storage(cluster) -> list:
+    """(index, store) of every shared store the nodes mount (local NVMe is not shared)."""
+    return [(i, s) for i, s in enumerate(cluster.spec.storage) if s.shared and s.type != "local-nvme"]
+
+
 def checkpoint_size(workload) -> Sourced:
     """Bytes of one checkpoint: the workload's figure, or params x 14 bytes (bf16 weights 2 + fp32
     master weights 4 + Adam moments 8) for training with Adam-style optimizers."""
@@ -238,8 +243,7 @@ def checkpoint_stall(review) -> CheckpointStall:
     ckpt = review.workload.spec.checkpoints
     if ckpt is None or review.workload.spec.task == "inference":
         raise Skip("the workload states no checkpoints")
-    stores = [(i, s) for i, s in enumerate(review.cluster.spec.storage)
-              if s.shared and s.type != "local-nvme" and (not s.purpose or "checkpoints" in s.purpose)]
+    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or "checkpoints" in s.purpose]
     written = [(i, s) for i, s in stores if s.write_bandwidth is not None]
     if not written:
         raise Skip("no checkpoint storage states a write_bandwidth")

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 
 from clusterlint import sizing, units
 from clusterlint.engine import PartSkip, Skip
+from clusterlint.sizing import PRECISION_BYTES, ceil, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
 
 class Params(BaseModel):
     """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
@@ -14,7 +15,6 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True)
 
 
-from clusterlint.sizing import PRECISION_BYTES, ceil  # noqa: E402,F401  (shared with the sizing model)
 
 
 def pools(review):
@@ -89,10 +89,6 @@ def checkpoint_size(workload) -> tuple[float, str]:
     """Bytes of one checkpoint and their source (the sizing model's figure)."""
     size = sizing.checkpoint_size(workload)
     return size.value, size.source
-
-
-def shared_storage(cluster):
-    return [(i, s) for i, s in enumerate(cluster.spec.storage) if s.shared and s.type != "local-nvme"]
 
 
 def fmt(value: float) -> str:
