@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-
 from pydantic import BaseModel, ConfigDict
 
 from clusterlint import sizing, units
 from clusterlint.engine import PartSkip, Skip
 from clusterlint.sizing import PRECISION_BYTES, ceil, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+
 
 class Params(BaseModel):
     """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
@@ -15,21 +15,23 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True)
 
 
-
-
 def pools(review):
     return list(enumerate(review.cluster.spec.node_pools))
 
 
-def pool_facts(review, chosen=None):
-    """(index, pool, catalog facts) for each pool (or each of `chosen`, (index, pool) pairs) whose
-    accelerator the catalog knows, and a PartSkip naming each pool it does not: a rule judges the pools
-    it can and says which it could not."""
+def judged_pools(review, figure, chosen=None):
+    """(index, pool, figure(review, pool)) for each pool (or each of `chosen`, (index, pool) pairs) the
+    figure can be had for, and a PartSkip naming each other pool and why (an accelerator the catalog
+    does not know): a rule judges the pools it can and says which it could not."""
     for i, pool in pools(review) if chosen is None else chosen:
         try:
-            yield i, pool, review.facts(pool)
+            yield i, pool, figure(review, pool)
         except Skip as exc:
             yield PartSkip(f"pool {pool.name!r}: {exc}")
+
+
+def catalog_facts(review, pool):
+    return review.facts(pool)
 
 
 def total_nodes(cluster) -> int:

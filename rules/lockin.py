@@ -6,12 +6,12 @@ from pydantic import Field
 
 from clusterlint.engine import PartSkip, check
 
-from .common import Params, pool_facts
+from .common import Params, catalog_facts, judged_pools
 
 
 @check(Params)
 def single_cloud_accelerator(review, params):
-    for item in pool_facts(review):
+    for item in judged_pools(review, catalog_facts):
         if isinstance(item, PartSkip):
             yield item
             continue

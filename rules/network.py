@@ -8,7 +8,7 @@ from clusterlint import sizing, units
 from clusterlint.engine import PartSkip, Skip, check
 from clusterlint.models import Rate
 
-from .common import Params, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from .common import Params, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 def _workload_pool(review):
@@ -20,12 +20,11 @@ def _workload_pool(review):
 @check(Params)
 def tensor_parallel_crosses_nodes(review, params):
     tp = review.workload.spec.parallelism.tensor
-    for _, pool in _workload_pool(review):
-        try:
-            domain, source = scale_up_domain(review, pool)
-        except Skip as exc:
-            yield PartSkip(f"pool {pool.name!r}: {exc}")
+    for item in judged_pools(review, scale_up_domain, _workload_pool(review)):
+        if isinstance(item, PartSkip):
+            yield item
             continue
+        _, pool, (domain, source) = item
         if tp > domain:
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),
@@ -40,12 +39,11 @@ def tensor_parallel_over_pcie(review, params):
     tp = review.workload.spec.parallelism.tensor
     if tp <= 1:
         return
-    for _, pool in _workload_pool(review):
-        try:
-            fabric, source = intra_fabric(review, pool)
-        except Skip as exc:
-            yield PartSkip(f"pool {pool.name!r}: {exc}")
+    for item in judged_pools(review, intra_fabric, _workload_pool(review)):
+        if isinstance(item, PartSkip):
+            yield item
             continue
+        _, pool, (fabric, source) = item
         if fabric == "pcie":
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),

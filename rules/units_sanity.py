@@ -8,7 +8,7 @@ from clusterlint import units
 from clusterlint.engine import PartSkip, check
 from clusterlint.models import Rate
 
-from .common import Params, pool_facts
+from .common import Params, catalog_facts, judged_pools
 
 
 class PortSpeed(Params):
@@ -56,7 +56,7 @@ class Aggregate(Params):
 def aggregate_vs_per_accelerator(review, params):
     spec = review.cluster.spec
     intra = spec.network.intra_node
-    for item in pool_facts(review):
+    for item in judged_pools(review, catalog_facts):
         if isinstance(item, PartSkip):
             yield item
             continue
