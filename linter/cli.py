@@ -193,9 +193,9 @@ def estimate(quotes, workload, contract, accelerator, fmt):
     from .run import Options, check as run_check
 
     if not quotes:
-        model = _workload_model(workload)
+        model, rules = _workload_model(workload)
         try:
-            rows, formulas = est.sizing(model, accelerator)
+            rows, formulas = est.sizing(model, accelerator, rules)
         except ValueError as exc:
             _fail(str(exc))
         click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
@@ -252,6 +252,7 @@ def _not_reviewed(lines: list[str]) -> None:
 
 
 def _workload_model(path: str):
+    """The valid Workload in `path` and the rules configured for it (their params size it)."""
     from .run import Options, check as run_check
 
     report = run_check(Options(paths=(path,)))
@@ -259,7 +260,7 @@ def _workload_model(path: str):
     if not found:
         _fail(f"the workload is not valid: {_first_problem(report.results[0], 'Workload')}" if report.results
               else f"{path}: holds no Workload document")
-    return found[0]
+    return found[0], report.rules
 
 
 @main.command()

@@ -229,3 +229,13 @@ def test_acc001_honours_the_stated_zero_stage(tmp_path):
         else:
             assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://glennklockwood.com/garden/processors/A100",
                                                  f"accelerators 32: tensor 8 x pipeline 1 x data 4; pool: {pool}"])], stage
+
+
+def test_the_sizing_table_reads_configured_acc001_params(tmp_path, monkeypatch):
+    # 70B x 18 bytes x 2 (configured overhead) / 80 GB = 31.5 -> 32 H100s; serving keeps ACC002's 1.25: 70B x 2 x 1.25 / 80 GB -> 3
+    shutil.copy(SPECS / "llama70b-pretrain.yaml", tmp_path / "w.yaml")
+    (tmp_path / ".clusterlint.yaml").write_text("params:\n  ACC001: {overhead: 2}\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("estimate", "--workload", "w.yaml", "--accelerator", "H100-SXM")
+    assert code == 0 and out.splitlines()[2].split() == ["H100-SXM", "80", "GB", "32", "3"]
+    assert "train: 70B x 18 bytes x 2 / memory (ACC001 params)" in out
