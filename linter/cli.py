@@ -226,33 +226,74 @@ def estimate(quotes, workload, contract, accelerator, fmt):
     from .run import Options, check as run_check
 
     if not quotes:
-        model = _workload_model(workload)
+        model, rules = _workload_model(workload)
         try:
-            rows, formulas = est.sizing(model, accelerator)
+            rows, formulas = est.sizing(model, accelerator, rules)
         except ValueError as exc:
             _fail(str(exc))
         click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
                    else out.sizing_text(rows, formulas), nl=False)
         return
     report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    estimates = [est.quote(r.reviews[0], r.file) for r in report.results if r.reviews and r.reviews[0].cluster is not None]
+    results, unreviewed = _estimable(report, workload)
+    estimates = [est.quote(r.reviews[0], r.file) for r in results]
     if not estimates:
+        _not_reviewed(unreviewed)
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
     if fmt == "json":
         click.echo(json_module.dumps([{"file": e.file, "name": e.name, "lines": {k: v.as_json() for k, v in e.lines.items()},
                                        "notes": e.notes} for e in estimates], indent=2))
     else:
         click.echo("\n".join(out.estimate_text(e) for e in estimates), nl=False)
+    _not_reviewed(unreviewed)
+
+
+def _first_problem(result, kind: str = "Cluster") -> str:
+    """file:line:col and message of a result's first error (why it could not be reviewed)."""
+    for f in result.findings:
+        if f.severity == "error":
+            return f"{f.file}:{f.line}:{f.column}: {f.rule} {f.message}"
+    return f"{result.file}: holds no valid {kind} document"
+
+
+def _estimable(report, workload: str) -> tuple[list, list[str]]:
+    """The results estimate and compare can size, and a 'not reviewed: file:line:col reason' line for each
+    other quote. A workload that did not load is a positioned error (exit 2): nothing can be sized on it."""
+    import os
+
+    wanted = os.path.abspath(workload)
+    for result in report.results:
+        if os.path.abspath(result.file) == wanted and not any(r.workload is not None for r in result.reviews):
+            _fail(f"the workload is not valid, so no quote can be sized: {_first_problem(result, 'Workload')}")
+    good, skipped = [], []
+    for result in report.results:
+        if os.path.abspath(result.file) == wanted and not any(r.cluster is not None for r in result.reviews):
+            continue
+        if result.reviews and result.reviews[0].cluster is not None and result.reviews[0].workload is not None:
+            good.append(result)
+        else:
+            skipped.append(f"not reviewed: {_first_problem(result)}")
+    return good, skipped
+
+
+def _not_reviewed(lines: list[str]) -> None:
+    """Name every quote that was not reviewed and exit 2: a comparison that silently lost a quote would mislead."""
+    for line in lines:
+        click.echo(f"clusterlint: {line}", err=True)
+    if lines:
+        sys.exit(2)
 
 
 def _workload_model(path: str):
+    """The valid Workload in `path` and the rules configured for it (their params size it)."""
     from .run import Options, check as run_check
 
     report = run_check(Options(paths=(path,)))
     found = [r.reviews[0].workload for r in report.results if r.reviews and r.reviews[0].workload is not None]
     if not found:
-        _fail(f"{path}: no valid Workload document (clusterlint check {path} says why)")
-    return found[0]
+        _fail(f"the workload is not valid: {_first_problem(report.results[0], 'Workload')}" if report.results
+              else f"{path}: holds no Workload document")
+    return found[0], report.rules
 
 
 @main.command()
@@ -270,8 +311,10 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
     from .run import Options, check as run_check
 
     report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    rows = est.compare(report, rank_by)
+    results, unreviewed = _estimable(report, workload)
+    rows = est.compare(report, results, rank_by)
     if not rows:
+        _not_reviewed(unreviewed)
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
     if fmt == "html":
         from .reporters.html import render_comparison
@@ -284,6 +327,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
+    _not_reviewed(unreviewed)
 
 
 @main.command()

@@ -22,6 +22,14 @@ class Skip(Exception):
     """Raised by a check that cannot run on this review; the message says why."""
 
 
+@dataclass(frozen=True)
+class PartSkip:
+    """Yielded by a check that cannot judge one part of a review (a pool whose accelerator the catalog
+    does not know): the engine records the reason as a skip and keeps the check's other findings."""
+
+    reason: str
+
+
 class ParamError(Exception):
     """Raised by a check whose param cannot apply to the document (a bound in the wrong unit);
     the engine names the rule file and line."""
@@ -63,6 +71,7 @@ class Review:
     contract: object = None
     workload: object = None
     docs: dict = field(default_factory=dict)  # kind -> Document
+    assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
@@ -181,8 +190,12 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
     missing kind says why the kind is missing.
     """
+    from .sizing import Assumptions
+
     rules = builtin_rules() if rules is None else rules
+    assumed = Assumptions.from_rules(rules)
     for review in reviews(typed, shared):
+        review.assumptions = assumed
         result.reviews.append(review)
         for rule in rules.values():
             if rule.check == DOCUMENT_CHECK:
@@ -194,11 +207,15 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                     reason += " (invalid documents are not reviewed)"
                 _skip(result, rule, reason)
                 continue
+            hits = []
             try:
-                hits = list(rule.function(review, rule.settings))
-            except Skip as exc:
+                for item in rule.function(review, rule.settings):
+                    if isinstance(item, PartSkip):
+                        _skip(result, rule, item.reason)
+                    else:
+                        hits.append(item)
+            except Skip as exc:  # findings already made stand: not knowing the rest never withdraws them
                 _skip(result, rule, str(exc))
-                continue
             except ParamError as exc:
                 at = rule.params_from or rule.where("params", exc.param)
                 raise RuleError(f"{at}: {rule.id} params.{exc.param}: {exc}") from None

@@ -27,12 +27,12 @@ RANKING = {
 }
 
 
-def sizing(workload, only: str | None = None) -> tuple[list[dict], tuple[str, str]]:
+def sizing(workload, only: str | None = None, rules: dict | None = None) -> tuple[list[dict], tuple[str, str]]:
     """Accelerators needed to train and to serve the workload's model, per catalog accelerator, and
-    the two formulas with the constants they used (ACC001's and ACC002's params)."""
-    from clusterlint.rules.common import PRECISION_BYTES, ceil
+    the two formulas with the constants they used (ACC001's and ACC002's params in `rules`, else built in)."""
+    from .sizing import PRECISION_BYTES, ceil
 
-    rules = builtin_rules()
+    rules = {**builtin_rules(), **(rules or {})}
     train, serve = rules["ACC001"].settings, rules["ACC002"].settings
     params = workload.spec.model.parameters.value
     per_param = PRECISION_BYTES[workload.spec.precision]
@@ -58,9 +58,9 @@ def sizing(workload, only: str | None = None) -> tuple[list[dict], tuple[str, st
     return rows, formulas
 
 
-@dataclass
+@dataclass(frozen=True)
 class Line:
-    """One figure of an estimate: what it is, its value (None when unknown), how, and from what."""
+    """One figure of an estimate as printed: what it is, its value (None when unknown), how, and from what."""
 
     label: str
     value: float | None
@@ -74,10 +74,13 @@ class Line:
 
 @dataclass
 class QuoteEstimate:
+    """The printed lines of one quote's `sizing.Estimate` (`model`: None when the time is unknown)."""
+
     file: str
     name: str
     lines: dict = field(default_factory=dict)  # key -> Line
     notes: list = field(default_factory=list)  # why a figure is unknown
+    model: object = None
 
     def value(self, key: str):
         line = self.lines.get(key)
@@ -85,73 +88,45 @@ class QuoteEstimate:
 
 
 def quote(review, file: str) -> QuoteEstimate:
-    """Time, checkpoint overhead, availability, cost, deadline and budget of one quote."""
-    from clusterlint.rules import cost, storage
-    from clusterlint.rules.clauses import availability as committed_availability, hourly_price
-    from clusterlint.rules.common import fmt, total_accelerators
+    """Time, checkpoint overhead, availability, cost, deadline and budget of one quote, as lines."""
+    from . import sizing as model
+    from .sizing import _fmt as fmt
 
-    if review.cluster is None or review.workload is None:
-        raise ValueError(f"{file}: an estimate needs a Cluster and a Workload (give --workload)")
     out = QuoteEstimate(file, review.cluster.metadata.name)
-    rules = builtin_rules()
-    n = total_accelerators(review.cluster)
-    model = review.cluster.spec.node_pools[0].accelerator.model
-    out.lines["accelerators"] = Line("accelerators", n, f"{n} x {model}", "node pools' count x accelerators per node", ("spec",))
     try:
-        est = cost.estimate(review, rules["CST001"].settings)
+        alloc = model.allocate(review)
+        out.lines["accelerators"] = Line("accelerators", alloc.accelerators, alloc.label, alloc.how, (alloc.source,))
+        est = model.estimate(review)
     except Skip as exc:
         out.notes.append(f"time: {exc}")
         return out
     if est is None:
         out.notes.append("time: an inference workload has no training time")
         return out
-    seconds = est["seconds"]
-    out.lines["time"] = Line("time to train", seconds, units.human(seconds, "duration"), est["formula"], est["evidence"][:2])
-    share = 0.0
-    try:
-        stall = storage.checkpoint_stall(review)
-        share = stall["share"]
+    out.model = est
+    run = est.training
+    out.lines["time"] = Line("time to train", run.seconds, units.human(run.seconds, "duration"), run.formula, run.throughput.evidence)
+    if est.stall is not None:
+        stall = est.stall
         out.lines["checkpoints"] = Line(
-            "checkpoint overhead", share, f"{share:.2%}",
-            f"{units.human(stall['size'], 'size')} / {units.human(stall['bandwidth'] * 8, 'byte_rate')} every {units.human(stall['interval'], 'duration')}",
-            (f"checkpoint size: {stall['source']}", "write bandwidth: spec"),
+            "checkpoint overhead", stall.share, f"{stall.share:.2%}",
+            f"{units.human(stall.size.value, 'size')} / {units.human(stall.bandwidth * 8, 'byte_rate')} every {units.human(stall.interval, 'duration')}",
+            (f"checkpoint size: {stall.size.source}", "write bandwidth: spec"),
         )
-    except Skip as exc:
-        out.notes.append(f"checkpoint overhead not counted: {exc}")
-    found = committed_availability(review.contract) if review.contract is not None else None
-    availability = found[0] if found else None
-    if found:
-        out.lines["availability"] = Line("availability", availability, f"{availability:.2%}", "the contract's SLA", (f"contract {found[1]}",))
-    else:
-        out.notes.append("availability not counted: the contract states none (assumed 100%)")
-    effective = seconds * (1 + share) / (availability or 1)
-    out.lines["effective_time"] = Line(
-        "effective time", effective, units.human(effective, "duration"),
-        f"{units.human(seconds, 'duration')} x (1 + {share:.2%} checkpoints) / {availability or 1:.2%} availability",
-    )
-    found = hourly_price(review.contract) if review.contract is not None else None
-    price = found[0] if found else None
-    if found is not None:
-        where = found[1]
-        hours = effective / 3600
-        amount = n * hours * price.value
-        out.lines["cost"] = Line("cost", amount, f"{fmt(round(amount))} {price.currency}", f"{n} x {fmt(hours)} h x {price.text}",
-                                 (f"price {price.text} per accelerator-hour: contract {where}",))
-        out.lines["price"] = Line("price", price.value, f"{price.text} per accelerator-hour", where)
-    else:
-        out.notes.append("cost unknown: no contract states a price per accelerator-hour")
-    spec = review.workload.spec
-    if spec.deadline is not None:
-        ok = effective <= spec.deadline.value
-        out.lines["deadline"] = Line("meets deadline", ok, f"{'yes' if ok else 'no'} ({units.human(spec.deadline.value, 'duration')})",
-                                     "effective time <= workload deadline", ("workload spec.deadline",))
-    if spec.budget is not None and price is not None:
-        if price.currency == spec.budget.currency:
-            ok = out.lines["cost"].value <= spec.budget.value
-            out.lines["budget"] = Line("within budget", ok, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})",
-                                       "cost <= workload budget", ("workload spec.budget",))
-        else:
-            out.notes.append(f"budget not compared: price in {price.currency}, budget in {spec.budget.currency}")
+    if est.availability is not None:
+        a = est.availability
+        out.lines["availability"] = Line("availability", a.value, f"{a.value:.2%}", "the contract's SLA", (a.source,))
+    effective = est.effective_seconds
+    out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula)
+    if est.cost is not None:
+        out.lines["cost"] = Line("cost", est.cost, f"{fmt(round(est.cost))} {est.price.currency}", est.cost_formula,
+                                 (f"price {est.price.text} per accelerator-hour: {est.price_source}",))
+        out.lines["price"] = Line("price", est.price.value, f"{est.price.text} per accelerator-hour", est.price_source)
+    if est.deadline is not None:
+        out.lines["deadline"] = Line("meets deadline", est.deadline.ok, est.deadline.text, "effective time <= workload deadline", ("workload spec.deadline",))
+    if est.budget is not None:
+        out.lines["budget"] = Line("within budget", est.budget.ok, est.budget.text, "cost <= workload budget", ("workload spec.budget",))
+    out.notes.extend(est.notes)
     return out
 
 
@@ -172,19 +147,18 @@ class Row:
     rank: int = 0
 
 
-def compare(report, rank_by: str = "fit") -> list[Row]:
-    """One row per reviewed quote of a check report, best values marked, ranked."""
+def compare(report, results, rank_by: str = "fit") -> list[Row]:
+    """One row per result in `results` (quotes of a check report reviewed with the workload), best values marked, ranked."""
     from clusterlint.rules import storage
     from clusterlint.rules.common import inter_node_per_accelerator
 
     rows = []
     cards = report.scorecards()
-    for result in report.results:
-        if not result.reviews or result.reviews[0].cluster is None:
-            continue
+    for result in results:
         review = result.reviews[0]
         est = quote(review, result.file)
-        figure = inter_node_per_accelerator(review, review.cluster.spec.node_pools[0])
+        pool = review.cluster.spec.node_pools[est.model.training.throughput.allocation.pool_index if est.model else 0]
+        figure = inter_node_per_accelerator(review, pool)
         headroom = None
         stores = storage.shared_storage(review.cluster)
         if stores and review.workload is not None:

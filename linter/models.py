@@ -387,6 +387,20 @@ class Parallelism(Strict):
     zero_stage: Literal[0, 1, 2, 3] = 0
 
 
+class Placement(Strict):
+    """Where the workload runs: a node pool and how much of it (accelerators or nodes, not both)."""
+
+    pool: Optional[str] = Field(None, description="Name of the node pool the workload runs on; the first pool when absent.", min_length=1)
+    accelerators: Optional[Positive] = Field(None, description="Accelerators the workload uses.")
+    nodes: Optional[Positive] = Field(None, description="Whole nodes the workload uses.")
+
+    @model_validator(mode="after")
+    def _one_size(self):
+        if self.accelerators is not None and self.nodes is not None:
+            raise ValueError("give placement.accelerators or placement.nodes, not both")
+        return self
+
+
 class Dataloader(Strict):
     workers_per_accelerator: NonNegative = Field(description="DataLoader worker processes per accelerator.")
 
@@ -411,6 +425,7 @@ class WorkloadSpec(Strict):
     sequence_length: Optional[Positive] = None
     global_batch_size: Optional[Positive] = Field(None, description="Sequences per optimizer step.")
     parallelism: Parallelism = Parallelism()
+    placement: Optional[Placement] = Field(None, description="Where the workload runs; else tensor x pipeline x data accelerators when all are given, else the whole first pool.")
     dataloader: Optional[Dataloader] = None
     dataset: Optional[Dataset] = None
     checkpoints: Optional[Checkpoints] = None

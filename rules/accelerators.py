@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
+from clusterlint import sizing, units
 from clusterlint.engine import check
 
 from .common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
@@ -44,12 +44,43 @@ def too_few_for_training(review, params):
     if spec.task == "inference":
         return
     n_params = spec.model.parameters.value
+    if "zero_stage" in spec.parallelism.model_fields_set:
+        yield from _zero_stage_shortfall(review, params)
+        return
     need_bytes = n_params * params.bytes_per_parameter * params.overhead
     yield from _shortfall(
         review, need_bytes,
         f"training {units.human(n_params, 'count')} parameters needs {units.human(need_bytes, 'size')} of accelerator memory "
         f"({units.human(n_params, 'count')} x {params.bytes_per_parameter:g} bytes x {params.overhead:g})",
     )
+
+
+ZERO_SHARDED = {0: 0, 1: 12, 2: 16}  # bytes per parameter ZeRO shards over data parallelism; stage 3: all of them
+
+
+def _zero_stage_shortfall(review, params):
+    """Per-accelerator training state under the stated ZeRO stage: params / (tp x pp) x (unsharded +
+    sharded / dp) x overhead, where stage 1 shards the optimizer states (fp32 master 4 + Adam 8 = 12
+    bytes), stage 2 also the gradients (+4) and stage 3 also the bf16 weights (all of them)."""
+    spec = review.workload.spec
+    par = spec.parallelism
+    alloc = sizing.allocate(review)
+    model_parallel = par.tensor * par.pipeline
+    dp = par.data or max(1, alloc.accelerators // model_parallel)
+    total = params.bytes_per_parameter
+    sharded = total if par.zero_stage == 3 else min(total, ZERO_SHARDED[par.zero_stage])
+    n_params = spec.model.parameters.value
+    per_bytes = n_params / model_parallel * (total - sharded + sharded / dp) * params.overhead
+    per, source = memory(review, review.cluster.spec.node_pools[alloc.pool_index])
+    if per_bytes > per:
+        count = units.human(n_params, "count")
+        yield review.hit(
+            "Workload", ("spec", "parallelism", "zero_stage"),
+            f"ZeRO stage {par.zero_stage} with tensor {par.tensor} x pipeline {par.pipeline} x data {dp} keeps "
+            f"{count} / {model_parallel} x ({fmt(total - sharded)} + {fmt(sharded)} / {dp}) bytes x {params.overhead:g} = "
+            f"{units.human(per_bytes, 'size')} per accelerator; {alloc.model} has {units.human(per, 'size')}",
+            evidence=(f"{units.human(per, 'size')} per accelerator: {source}", f"accelerators {alloc.accelerators}: {alloc.how}"),
+        )
 
 
 class InferenceMemory(Params):
@@ -100,9 +131,43 @@ class Mfu(Params):
 @check(Mfu)
 def optimistic_mfu(review, params):
     mfu = review.workload.spec.assumed_mfu
+    if review.cluster is not None and mfu is not None:
+        alloc = sizing.allocate(review)
+        if alloc.accelerators <= alloc.per_node:  # one node: no inter-node traffic, higher MFU is plausible
+            return
     if mfu is not None and mfu > params.max_mfu:
         yield review.hit(
             "Workload", ("spec", "assumed_mfu"),
             f"assumed MFU {mfu:g} is above {params.max_mfu:g}: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic",
         )
 
+
+
+@check(Params)
+def allocation_exceeds_pool(review, params):
+    """The workload's placement names a pool the cluster lacks, or asks for more accelerators than its pool has."""
+    spec = review.workload.spec
+    placement = spec.placement
+    names = [p.name for p in review.cluster.spec.node_pools]
+    if placement is not None and placement.pool is not None and placement.pool not in names:
+        yield review.hit(
+            "Workload", ("spec", "placement", "pool"),
+            f"placement.pool {placement.pool!r} is not a node pool of cluster {review.cluster.metadata.name!r} (pools: {', '.join(names)})",
+        )
+        return
+    alloc = sizing.allocate(review)
+    if alloc.accelerators <= alloc.available:
+        return
+    if placement is not None and placement.accelerators is not None:
+        path = ("spec", "placement", "accelerators")
+    elif placement is not None and placement.nodes is not None:
+        path = ("spec", "placement", "nodes")
+    else:
+        path = ("spec", "parallelism", "data")
+    pool = review.cluster.spec.node_pools[alloc.pool_index]
+    yield review.hit(
+        "Workload", path,
+        f"the workload asks for {alloc.accelerators} accelerators ({alloc.basis}); pool {alloc.pool_name!r} has {alloc.available} "
+        f"({pool.count} nodes x {alloc.per_node} {alloc.model}): the job cannot start as planned",
+        evidence=(f"pool: {alloc.pool_basis}",),
+    )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint import units
-from clusterlint.engine import Skip
+from clusterlint import sizing, units
+from clusterlint.engine import PartSkip, Skip
+from clusterlint.sizing import PRECISION_BYTES, ceil, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+
 
 class Params(BaseModel):
     """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
@@ -15,11 +15,23 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True)
 
 
-PRECISION_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
-
-
 def pools(review):
     return list(enumerate(review.cluster.spec.node_pools))
+
+
+def judged_pools(review, figure, chosen=None):
+    """(index, pool, figure(review, pool)) for each pool (or each of `chosen`, (index, pool) pairs) the
+    figure can be had for, and a PartSkip naming each other pool and why (an accelerator the catalog
+    does not know): a rule judges the pools it can and says which it could not."""
+    for i, pool in pools(review) if chosen is None else chosen:
+        try:
+            yield i, pool, figure(review, pool)
+        except Skip as exc:
+            yield PartSkip(f"pool {pool.name!r}: {exc}")
+
+
+def catalog_facts(review, pool):
+    return review.facts(pool)
 
 
 def total_nodes(cluster) -> int:
@@ -88,22 +100,9 @@ def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
 
 
 def checkpoint_size(workload) -> tuple[float, str]:
-    """Bytes of one checkpoint: the workload's figure, or params x 14 bytes (bf16 weights 2 +
-    fp32 master weights 4 + Adam moments 8) for training with Adam-style optimizers."""
-    ckpt = workload.spec.checkpoints
-    if ckpt is not None and ckpt.size is not None:
-        return ckpt.size.value, "workload"
-    params = workload.spec.model.parameters.value
-    return params * 14, f"{units.human(params, 'count')} x 14 bytes (weights + fp32 master + Adam moments)"
-
-
-def ceil(x: float) -> int:
-    return math.ceil(x - 1e-9)
-
-
-def shared_storage(cluster):
-    """(index, store) of the working storage every node mounts: not node-local drives, not an archive tier."""
-    return [(i, s) for i, s in enumerate(cluster.spec.storage or ()) if s.shared and s.type != "local-nvme" and s.tier != "archive"]
+    """Bytes of one checkpoint and their source (the sizing model's figure)."""
+    size = sizing.checkpoint_size(workload)
+    return size.value, size.source
 
 
 def fmt(value: float) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from clusterlint import units
-from clusterlint.engine import Skip, check
+from clusterlint.engine import PartSkip, check
 
 from .common import Params, fmt, memory
 
@@ -25,7 +25,8 @@ def too_few_cpu_cores(review, params):
     for i, pool in enumerate(review.cluster.spec.node_pools):
         cpu = pool.cpu
         if cpu is None:
-            raise Skip("the cluster states no CPU for its nodes")
+            yield PartSkip(f"pool {pool.name!r}: the cluster states no CPU for its nodes")
+            continue
         cores = cpu.physical_cores
         n = pool.accelerator.count
         have = f"{cpu.sockets} x {cpu.cores_per_socket} = {fmt(cores)} physical cores" if cpu.cores_per_socket else f"{cpu.vcpus} vCPUs = {fmt(cores)} physical cores"
@@ -51,7 +52,8 @@ def too_few_cpu_cores(review, params):
 def low_host_memory(review, params):
     for i, pool in enumerate(review.cluster.spec.node_pools):
         if pool.memory is None:
-            raise Skip("the cluster states no host memory for its nodes")
+            yield PartSkip(f"pool {pool.name!r}: the cluster states no host memory for its nodes")
+            continue
         per, source = memory(review, pool)
         device = per * pool.accelerator.count
         if pool.memory.value < device:

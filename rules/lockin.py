@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.engine import check
+from clusterlint.engine import PartSkip, check
 
-from .common import Params
+from .common import Params, catalog_facts, judged_pools
 
 
 @check(Params)
 def single_cloud_accelerator(review, params):
-    for i, pool in enumerate(review.cluster.spec.node_pools):
-        facts = review.facts(pool)
+    for item in judged_pools(review, catalog_facts):
+        if isinstance(item, PartSkip):
+            yield item
+            continue
+        i, pool, facts = item
         if facts.single_provider:
             yield review.hit(
                 "Cluster", ("spec", "node_pools", i, "accelerator", "model"),

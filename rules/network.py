@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
-from clusterlint.engine import Skip, check
+from clusterlint import sizing, units
+from clusterlint.engine import PartSkip, Skip, check
 from clusterlint.models import Rate
 
-from .common import Params, dense_tflops, fmt, intra_fabric, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from .common import Params, dense_tflops, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+
+
+def _workload_pool(review):
+    """The (index, pool) the workload runs on (its allocation's pool), as a one-item list."""
+    alloc = sizing.allocate(review)
+    return [(alloc.pool_index, review.cluster.spec.node_pools[alloc.pool_index])]
 
 
 @check(Params)
 def tensor_parallel_crosses_nodes(review, params):
     tp = review.workload.spec.parallelism.tensor
-    for pool in review.cluster.spec.node_pools:
-        domain, source = scale_up_domain(review, pool)
+    for item in judged_pools(review, scale_up_domain, _workload_pool(review)):
+        if isinstance(item, PartSkip):
+            yield item
+            continue
+        _, pool, (domain, source) = item
         if tp > domain:
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),
@@ -30,8 +39,11 @@ def tensor_parallel_over_pcie(review, params):
     tp = review.workload.spec.parallelism.tensor
     if tp <= 1:
         return
-    for pool in review.cluster.spec.node_pools:
-        fabric, source = intra_fabric(review, pool)
+    for item in judged_pools(review, intra_fabric, _workload_pool(review)):
+        if isinstance(item, PartSkip):
+            yield item
+            continue
+        _, pool, (fabric, source) = item
         if fabric == "pcie":
             yield review.hit(
                 "Workload", ("spec", "parallelism", "tensor"),
@@ -56,17 +68,6 @@ def _multi_node_training(review) -> bool:
     pool = cluster.spec.node_pools[0]
     domain, _ = scale_up_domain(review, pool)
     return total_accelerators(cluster) > domain
-
-
-def workload_accelerators(review) -> tuple[int, str]:
-    """Accelerators the workload's job spans and how that was decided: tensor x pipeline x data when the
-    workload states data, else the whole cluster. A stand-in for the allocation of the sizing model."""
-    total = total_accelerators(review.cluster)
-    workload = review.workload
-    if workload is not None and workload.spec.parallelism.data is not None:
-        par = workload.spec.parallelism
-        return min(total, par.tensor * par.pipeline * par.data), f"tensor {par.tensor} x pipeline {par.pipeline} x data {par.data} (workload)"
-    return total, "the whole cluster (no workload data-parallel degree)"
 
 
 @check(InterNodeBandwidth)
@@ -156,8 +157,9 @@ def oversubscribed_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None or inter.fabric == "none" or not _multi_node_training(review):
         return
-    job, how = workload_accelerators(review)
-    if job <= scale_up_domain(review, review.cluster.spec.node_pools[0])[0]:
+    allocation = sizing.allocate(review)
+    job, how = allocation.accelerators, allocation.how
+    if job <= scale_up_domain(review, review.cluster.spec.node_pools[allocation.pool_index])[0]:
         return  # the job fits one scale-up domain: its collectives never reach the fabric
     crossed = crossed_tier(inter, job)
     if crossed is None and inter.topology == "torus":
@@ -177,7 +179,6 @@ def oversubscribed_fabric(review, params):
 
 
 class CommsCompute(Params):
-    default_mfu: float = Field(0.4, gt=0, le=1, description="MFU used when the workload states none.")
     efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
     gradient_bytes: float = Field(2, gt=0, description="Bytes per gradient element reduced (bf16).")
 
@@ -191,21 +192,21 @@ def comms_exceed_compute(review, params):
         raise Skip("the workload states no global_batch_size and sequence_length")
     if not _multi_node_training(review):
         return
-    pool = review.cluster.spec.node_pools[0]
-    figure = inter_node_per_accelerator(review, pool)
+    speed = sizing.throughput(review)
+    alloc = speed.allocation
+    if alloc.accelerators <= alloc.per_node:
+        return
+    figure = inter_node_per_accelerator(review, review.cluster.spec.node_pools[alloc.pool_index])
     if figure is None:
         raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
     per_bits, _ = figure
-    n = total_accelerators(review.cluster)
     par = spec.parallelism
-    dp = par.data or max(1, n // (par.tensor * par.pipeline))
+    dp = par.data or max(1, alloc.accelerators // (par.tensor * par.pipeline))
     if dp <= 1:
         return
-    peak, source = dense_tflops(review, pool, "bf16" if spec.precision in ("fp32", "int8", "int4") else spec.precision)
-    mfu = spec.assumed_mfu or params.default_mfu
     params_n = spec.model.parameters.value
     tokens = spec.global_batch_size * spec.sequence_length
-    compute_s = 6 * params_n * tokens / (n * peak * 1e12 * mfu)
+    compute_s = speed.seconds(params_n, tokens)
     shard_bytes = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
     comm_bytes = 2 * (dp - 1) / dp * shard_bytes
     comm_s = comm_bytes * 8 / (per_bits * params.efficiency)
@@ -214,6 +215,6 @@ def comms_exceed_compute(review, params):
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
             f"each step's gradient all-reduce ({units.human(comm_bytes, 'size')} per accelerator at "
             f"{units.human(per_bits * params.efficiency, 'rate')} effective) takes {comm_s:.3g} s, longer than the step's compute "
-            f"{compute_s:.3g} s (6 x {units.human(params_n, 'count')} x {fmt(tokens)} tokens / ({n} x {fmt(peak)} TFLOPS x {mfu:g}))",
-            evidence=(f"dense {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
+            f"{compute_s:.3g} s ({speed.formula(params_n, tokens)})",
+            evidence=speed.evidence,
         )

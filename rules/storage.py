@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
+from clusterlint import sizing, units
 from clusterlint.engine import Skip, check
 
-from .common import Params, checkpoint_size, dense_tflops, fmt, shared_storage, total_accelerators, total_nodes
+from .common import Params, checkpoint_size, fmt, shared_storage, total_nodes
 
 WORKING_DATA = ("datasets", "checkpoints", "code")
 
@@ -101,35 +101,19 @@ class CheckpointStall(Params):
     error_above: float = Field(0.05, gt=0, lt=1, description="Share above which it is an error.")
 
 
-def checkpoint_stall(review) -> dict:
-    """Seconds to write one checkpoint and the share of training time it idles; Skip when unknown."""
-    ckpt = review.workload.spec.checkpoints
-    if ckpt is None or review.workload.spec.task == "inference":
-        raise Skip("the workload states no checkpoints")
-    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or "checkpoints" in s.purpose]
-    written = [(i, s) for i, s in stores if s.write_bandwidth is not None]
-    if not written:
-        raise Skip("no checkpoint storage states a write_bandwidth")
-    size, source = checkpoint_size(review.workload)
-    bandwidth = sum(s.write_bandwidth.value for _, s in written) / 8
-    seconds = size / bandwidth
-    return {"size": size, "source": source, "bandwidth": bandwidth, "seconds": seconds, "interval": ckpt.interval.value,
-            "share": seconds / ckpt.interval.value, "at": ("spec", "storage", written[0][0], "write_bandwidth")}
-
-
 @check(CheckpointStall)
 def slow_checkpoint_writes(review, params):
-    stall = checkpoint_stall(review)
-    share = stall["share"]
+    stall = sizing.checkpoint_stall(review)
+    share = stall.share
     if share > params.warn_above:
         severity = "error" if share > params.error_above else "warning"
         yield review.hit(
-            "Cluster", stall["at"],
-            f"writing a {units.human(stall['size'], 'size')} checkpoint at {units.human(stall['bandwidth'] * 8, 'byte_rate')} takes "
-            f"{units.human(stall['seconds'], 'duration')} every {units.human(stall['interval'], 'duration')}: "
+            "Cluster", stall.at,
+            f"writing a {units.human(stall.size.value, 'size')} checkpoint at {units.human(stall.bandwidth * 8, 'byte_rate')} takes "
+            f"{units.human(stall.seconds, 'duration')} every {units.human(stall.interval, 'duration')}: "
             f"{share:.1%} of training time idle (limit {(params.error_above if severity == 'error' else params.warn_above):.0%})",
             severity=severity,
-            evidence=(f"checkpoint size: {stall['source']}",),
+            evidence=(f"checkpoint size: {stall.size.source}",),
         )
 
 
@@ -150,11 +134,7 @@ def no_shared_filesystem(review, params):
         )
 
 
-class DataloaderBandwidth(Params):
-    default_mfu: float = Field(0.4, gt=0, le=1, description="MFU used when the workload states none.")
-
-
-@check(DataloaderBandwidth)
+@check(Params)
 def dataloader_bandwidth_shortfall(review, params):
     spec = review.workload.spec
     if spec.task == "inference":
@@ -164,11 +144,8 @@ def dataloader_bandwidth_shortfall(review, params):
     stores = [(i, s) for i, s in shared_storage(review.cluster) if (not s.purpose or "datasets" in s.purpose) and s.read_bandwidth]
     if not stores:
         raise Skip("no dataset storage states a read_bandwidth")
-    pool = review.cluster.spec.node_pools[0]
-    peak, source = dense_tflops(review, pool, "bf16" if spec.precision in ("fp32", "int8", "int4") else spec.precision)
-    mfu = spec.assumed_mfu or params.default_mfu
-    n = total_accelerators(review.cluster)
-    tokens_per_s = n * peak * 1e12 * mfu / (6 * spec.model.parameters.value)
+    speed = sizing.throughput(review)
+    tokens_per_s = speed.flops / (6 * spec.model.parameters.value)
     bytes_per_token = spec.dataset.size.value / spec.tokens.value
     need = tokens_per_s * bytes_per_token
     have = sum(s.read_bandwidth.value for _, s in stores) / 8
@@ -177,7 +154,7 @@ def dataloader_bandwidth_shortfall(review, params):
             "Cluster", ("spec", "storage", stores[0][0], "read_bandwidth"),
             f"training consumes {fmt(tokens_per_s)} tokens/s x {bytes_per_token:.3g} bytes/token = "
             f"{units.human(need * 8, 'byte_rate')}, more than the {units.human(have * 8, 'byte_rate')} the dataset storage reads",
-            evidence=(f"dense {fmt(peak)} TFLOPS: {source}", f"MFU {mfu:g}: {'workload' if spec.assumed_mfu else 'default'}"),
+            evidence=speed.evidence,
         )
 
 

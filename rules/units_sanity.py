@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from clusterlint import units
-from clusterlint.engine import check
+from clusterlint.engine import PartSkip, check
 from clusterlint.models import Rate
 
-from .common import Params
+from .common import Params, catalog_facts, judged_pools
 
 
 class PortSpeed(Params):
@@ -56,8 +56,11 @@ class Aggregate(Params):
 def aggregate_vs_per_accelerator(review, params):
     spec = review.cluster.spec
     intra = spec.network.intra_node
-    for i, pool in enumerate(spec.node_pools):
-        facts = review.facts(pool)
+    for item in judged_pools(review, catalog_facts):
+        if isinstance(item, PartSkip):
+            yield item
+            continue
+        i, pool, facts = item
         n = pool.accelerator.count
         if intra is not None and intra.bandwidth is not None and facts.intra_node_bandwidth is not None and n > 1:
             aggregate = facts.intra_node_bandwidth.value * n

@@ -308,10 +308,10 @@ def test_net006_judges_the_tier_the_job_crosses(inter, data, expected):
 
 def test_net006_evidence_says_how_the_job_was_sized():
     finding = [f for f in review(cluster(nodes=512, inter=TAPERED, workload=job(97))).findings if f.rule == "NET006"][0]
-    assert finding.evidence == ("job size 3,104 accelerators: tensor 8 x pipeline 4 x data 97 (workload)",)
+    assert finding.evidence == ("job size 3,104 accelerators: tensor 8 x pipeline 4 x data 97; pool: the only node pool",)
     whole = [f for f in review(cluster(inter=SLOW)).findings if f.rule == "NET006"][0]
     assert whole.message == "the fabric is 4:1 oversubscribed for a job on 32 accelerators: all-reduce across them gets at most 1/4 of the NIC bandwidth"
-    assert whole.evidence == ("job size 32 accelerators: the whole cluster (no workload data-parallel degree)",)
+    assert whole.evidence == ("job size 32 accelerators: the whole pool, 4 nodes x 8: no placement or data parallelism stated; pool: the only node pool",)
 
 
 def test_net006_a_job_inside_one_node_never_reaches_the_fabric():

@@ -46,7 +46,11 @@ def test_quote_estimate_shows_each_figure_with_its_inputs():
     assert math.isclose(lines["cost"]["value"], 512 * effective / 3600 * 2.10, rel_tol=1e-12)
     assert lines["cost"]["how"] == f"512 x {effective / 3600:,.1f} h x 2.10 USD"
     assert lines["deadline"]["value"] is True and lines["budget"]["value"] is True
-    assert "MFU 0.45: workload" in lines["time"]["sources"]
+    assert lines["time"]["sources"] == [
+        "accelerators 512 x H100-SXM: the whole pool, 64 nodes x 8: no placement or data parallelism stated; pool: the only node pool",
+        "dense bf16 989.4 TFLOPS: catalog H100-SXM, https://glennklockwood.com/garden/processors/h100",
+        "MFU 0.45: workload assumed_mfu",
+    ]
     assert lines["availability"]["sources"] == ["contract sla.availability"]
 
 
@@ -54,7 +58,7 @@ def test_quote_estimate_reads_a_prose_contract_and_says_what_is_unknown():
     [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD)
     assert "cost" not in est["lines"] and "cost unknown: no contract states a price per accelerator-hour" in est["notes"]
     [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD, "--contract", str(SPECS / "forge-compute-msa.txt"))
-    assert est["lines"]["price"]["how"] == "clause 4.1" and est["lines"]["availability"]["sources"] == ["contract clause 3.1"]
+    assert est["lines"]["price"]["how"] == "contract clause 4.1" and est["lines"]["availability"]["sources"] == ["contract clause 3.1"]
 
 
 def test_compare_ranks_by_fit_then_cost():
