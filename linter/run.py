@@ -29,6 +29,7 @@ class Options:
     isolated: bool = False  # --isolated: defaults only
     skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
     use_baseline: bool = True  # False while writing a baseline: record everything found
+    evidence: object = None  # evidence.Evidence for clusterlint accept: runs the rules that need it
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Report:
     not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
     rules: dict = field(default_factory=dict)  # every rule that ran on some file, by id (for SARIF)
     show_suppressed: bool = False  # list suppressed findings in text output
+    evidence: object = None  # evidence.Evidence read by clusterlint accept (for its per-node table)
 
     @property
     def findings(self) -> list:
@@ -181,7 +183,7 @@ def check(options: Options) -> Report:
         contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
         result, typed, invalid, loaded = _load(path, rules)
-        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
+        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence)
         _suppress(result, loaded, rules, settings.rules)
         result.settings = settings
         baseline = settings.values["baseline"]
