@@ -670,7 +670,7 @@ def _rocm_smi(evidence: Evidence, host: str, file: str, text: str) -> None:
         line = _line_of(lines, re.compile(rf'"{card}"')) or 1
         info = data[card]
         item = _gpu(node, Fact(card, file, line, lines[line - 1]))
-        name = info.get("Card Series") or info.get("Card series") or info.get("Card SKU")
+        name = info.get("Card Series") or info.get("Card series") or info.get("Device Name")
         if name:
             item.setdefault("model", Fact(name, file, line, lines[line - 1]))
         total = info.get("VRAM Total Memory (B)")
