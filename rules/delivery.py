@@ -67,7 +67,7 @@ def accelerators(review, params):
     for node in nodes:
         if node.gpu_count.value < pool.accelerator.count:
             yield review.hit("Cluster", base + ("accelerator", "count"),
-                             f"node {node.host} has {node.gpu_count.value} accelerators, quoted {pool.accelerator.count} per node in pool {pool.name!r}",
+                             f"node {node.host} has {node.gpu_count.value} accelerator{'s' if node.gpu_count.value != 1 else ''}, quoted {pool.accelerator.count} per node in pool {pool.name!r}",
                              evidence=(node.gpu_count.cite(),))
         for gpu in node.gpus.values():
             model = gpu.get("model")
@@ -219,6 +219,10 @@ FSTYPES = {"lustre": ("lustre",), "gpfs": ("gpfs",), "weka": ("wekafs",), "vast"
            "filestore": ("nfs", "nfs4")}
 
 
+PSEUDO = {"tmpfs", "proc", "sysfs", "devtmpfs", "cgroup", "cgroup2", "overlay", "devpts", "mqueue", "securityfs", "debugfs", "tracefs", "bpf",
+          "pstore", "configfs", "fusectl", "hugetlbfs", "autofs", "binfmt_misc", "nsfs", "efivarfs", "rpc_pipefs", "squashfs"}
+
+
 @check(Ratio)
 def filesystems(review, params):
     systems = [(j, s) for j, s in enumerate(review.cluster.spec.storage) if s.shared and s.type in FSTYPES]
@@ -233,9 +237,11 @@ def filesystems(review, params):
         for node in nodes:
             mounts = [m for m in node.mounts if m.value["fstype"] in FSTYPES[system.type]]
             if not mounts:
-                types = sorted({m.value["fstype"] for m in node.mounts if m.value["fstype"]} - {"tmpfs", "proc", "sysfs", "devtmpfs", "cgroup2", "overlay"})
-                yield review.hit("Cluster", path + ("type",), f"node {node.host} mounts no {system.type} filesystem ({'/'.join(FSTYPES[system.type])}) "
-                                 f"for {system.name!r}; it mounts {', '.join(types) or 'none'}", evidence=(node.mounts[0].cite(),))
+                types = sorted({m.value["fstype"] for m in node.mounts if m.value["fstype"]} - PSEUDO)
+                named = "" if FSTYPES[system.type] == (system.type,) else f" (type {' or '.join(FSTYPES[system.type])})"
+                root = next((m for m in node.mounts if m.value["target"] == "/"), node.mounts[0])
+                yield review.hit("Cluster", path + ("type",), f"node {node.host} mounts no {system.type} filesystem{named} for {system.name!r}; "
+                                 f"it mounts {', '.join(types) or 'none'}", evidence=(root.cite(),))
                 continue
             sized = [m for m in mounts if m.value["size"]]
             if sized and max(m.value["size"] for m in sized) < system.capacity.value * params.min_ratio:

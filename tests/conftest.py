@@ -29,6 +29,13 @@ def check_json(*args, input=None) -> dict:
     return json.loads(out)
 
 
+def accept_json(quote: str, *evidence: str, extra=()) -> dict:
+    args = [a for path in evidence for a in ("--evidence", path)]
+    code, out, err = run_cli("accept", quote, *args, "--format", "json", *extra)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
 def expected_markers(path: Path) -> set[tuple[int, str]]:
     """(line, rule) for every `# expect: RULE` marker in a fixture."""
     found = set()
