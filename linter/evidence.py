@@ -140,20 +140,12 @@ def kind_of(text: str) -> str | None:
     return None
 
 
-HOST_IN = [
-    ("nccl-tests", re.compile(r"^#\s+Rank\s+\d+.*? on\s+(\S+)\s+device", re.M)),
-    ("kernel-log", re.compile(r"^\w{3} [ \d]\d \d\d:\d\d:\d\d (\S+) kernel: ", re.M)),
-    (None, re.compile(r"^#\s*host(?:name)?:\s*(\S+)", re.M | re.I)),
-]
+HOST_IN = {"kernel-log": re.compile(r"^\w{3} [ \d]\d \d\d:\d\d:\d\d (\S+) kernel: ", re.M)}  # journalctl -k names its host
 
 
 def host_inside(kind: str, text: str) -> str | None:
-    for k, pattern in HOST_IN:
-        if k in (None, kind):
-            match = pattern.search(text)
-            if match:
-                return match.group(1)
-    return None
+    match = HOST_IN[kind].search(text) if kind in HOST_IN else None
+    return match.group(1) if match else None
 
 
 # ---------------------------------------------------------------- loading
@@ -210,7 +202,8 @@ def _read(evidence: Evidence, file: str, host: str | None) -> None:
     if kind is None:
         evidence.unreadable.append(Fact("not a recognised command output (see clusterlint collect for what is read)", file, 1))
         return
-    host = host or host_inside(kind, text)
+    if host is None and kind != "nccl-tests":  # a collective run spans nodes: it belongs to none of them
+        host = host_inside(kind, text)
     if host is None and kind != "nccl-tests":
         evidence.unreadable.append(Fact(f"{kind} output names no host: put it in a folder named after its node", file, 1))
         return
@@ -248,7 +241,7 @@ def _nvidia_xml(evidence: Evidence, host: str, file: str, text: str) -> None:
 
     lines = _lines(text)
     try:
-        root = ElementTree.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", text, count=1))
+        root = ElementTree.fromstring(text)
     except DefusedXmlException as exc:
         raise Unreadable(f"refused ({type(exc).__name__})") from None
     except ElementTree.ParseError as exc:
