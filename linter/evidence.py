@@ -95,6 +95,17 @@ def _json_start(text: str):
     return None, None
 
 
+def _json(text: str):
+    """The JSON of a file (after any warning lines before it) and how many lines precede it."""
+    offset, body = _json_start(text)
+    if body is None:
+        raise Unreadable("no JSON object or array")
+    try:
+        return json.loads(body), offset
+    except json.JSONDecodeError as exc:
+        raise Unreadable(f"JSON breaks at line {offset + exc.lineno} (truncated?)", offset + exc.lineno) from None
+
+
 def kind_of(text: str) -> str | None:
     head = text[:4000]
     if "<nvidia_smi_log" in head:
@@ -398,10 +409,7 @@ def _lscpu(evidence: Evidence, host: str, file: str, text: str, pairs=None) -> N
 
 
 def _lscpu_json(evidence: Evidence, host: str, file: str, text: str) -> None:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"JSON breaks at line {exc.lineno} (truncated?)", exc.lineno) from None
+    data, _ = _json(text)
     _lscpu(evidence, host, file, text, _lscpu_pairs_json(data.get("lscpu") or []))
 
 
@@ -476,8 +484,6 @@ def _ibstatus(evidence: Evidence, host: str, file: str, text: str) -> None:
         raise Unreadable("no device block with state, rate and link_layer", len(lines))
 
 
-IB_SPEED = {"2.5 Gbps": 2.5, "5.0 Gbps": 5, "10.0 Gbps": 10, "14.0 Gbps": 14.0625, "25.0 Gbps": 25.78125, "50.0 Gbps": 53.125, "100.0 Gbps": 106.25}
-IB_WIDTH = {"1X": 1, "2X": 2, "4X": 4, "8X": 8, "12X": 12}
 
 
 def _ibv_devinfo(evidence: Evidence, host: str, file: str, text: str) -> None:
@@ -516,10 +522,7 @@ def _ibv_devinfo(evidence: Evidence, host: str, file: str, text: str) -> None:
 
 
 def _findmnt(evidence: Evidence, host: str, file: str, text: str) -> None:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"JSON breaks at line {exc.lineno} (truncated?)", exc.lineno) from None
+    data, _ = _json(text)
     lines = _lines(text)
 
     def walk(entries):
@@ -594,11 +597,7 @@ def _nccl(evidence: Evidence, host: str | None, file: str, text: str) -> None:
 
 
 def _fio(evidence: Evidence, host: str, file: str, text: str) -> None:
-    offset, body = _json_start(text)
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"JSON breaks at line {offset + exc.lineno} (truncated?)", offset + exc.lineno) from None
+    data, offset = _json(text)
     lines = _lines(text)
     for job in data.get("jobs") or []:
         line = _line_of(lines, re.compile(rf'"jobname"\s*:\s*{re.escape(json.dumps(job.get("jobname")))}')) or 1
@@ -628,11 +627,7 @@ def _dcgmi_text(evidence: Evidence, host: str, file: str, text: str) -> None:
 
 
 def _dcgmi_json(evidence: Evidence, host: str, file: str, text: str) -> None:
-    offset, body = _json_start(text)
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"JSON breaks at line {offset + exc.lineno} (truncated?)", offset + exc.lineno) from None
+    data, offset = _json(text)
     lines = _lines(text)
 
     def walk(item, name=""):
@@ -652,10 +647,7 @@ def _dcgmi_json(evidence: Evidence, host: str, file: str, text: str) -> None:
 
 
 def _rocm_smi(evidence: Evidence, host: str, file: str, text: str) -> None:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(f"JSON breaks at line {exc.lineno} (truncated?)", exc.lineno) from None
+    data, _ = _json(text)
     lines = _lines(text)
     node = evidence.node(host)
     cards = sorted(k for k in data if re.fullmatch(r"card\d+", k))

@@ -237,7 +237,7 @@ def test_kernel_logs_dmesg_and_journalctl():
 def test_rocm_smi_new_old_truncated():
     gpu = _one(PUBLIC / "rocm-smi-mi200.json").nodes["h"].gpus["card0"]
     assert gpu["model"].value == "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2"
-    assert [f.value for f in _one(PUBLIC / "rocm-smi-navi31-truncated.json").unreadable] == ["rocm-smi-json output cannot be read: JSON breaks at line 11 (truncated?)"]
+    assert [f.value for f in _one(PUBLIC / "rocm-smi-navi31-truncated.json").unreadable] == ["rocm-smi-json output cannot be read: JSON breaks at line 10 (truncated?)"]
 
 
 # ---------------------------------------------------------------- collect
