@@ -484,8 +484,6 @@ def _ibstatus(evidence: Evidence, host: str, file: str, text: str) -> None:
         raise Unreadable("no device block with state, rate and link_layer", len(lines))
 
 
-
-
 def _ibv_devinfo(evidence: Evidence, host: str, file: str, text: str) -> None:
     """`ibv_devinfo` (-v for speed and width): hca_id blocks with port: N, state, link_layer."""
     lines = _lines(text)

@@ -58,6 +58,15 @@ def test_acceptance_report_markdown_and_html(monkeypatch):
     assert "<td>gpu-a</td><td>6</td><td>8</td>" in out and "&lt;attached_gpus&gt;7" in out
 
 
+def test_sarif_points_at_the_evidence_as_related_locations(monkeypatch):
+    monkeypatch.chdir(TWO)
+    code, out, _ = run_cli("accept", "quote.yaml", "-c", "contract.yaml", "-e", "evidence", "--format", "sarif", "--select", "DLV001")
+    result = json.loads(out)["runs"][0]["results"][0]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "quote.yaml"
+    assert result["relatedLocations"] == [{"id": 0, "message": {"text": "<attached_gpus>7</attached_gpus>"}, "physicalLocation": {
+        "artifactLocation": {"uri": "evidence/gpu-b/nvidia-smi-q.xml", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 7}}}]
+
+
 def test_plain_check_neither_runs_nor_loads_accept():
     code = ("import sys; from click.testing import CliRunner; from clusterlint.cli import main; "
             "r = CliRunner().invoke(main, ['check', '--format', 'json', 'specs/dgx-h100-superpod.yaml']); "

@@ -8,6 +8,7 @@ scanning tracks a finding across commits that move it.
 from __future__ import annotations
 
 import json
+import re
 
 from .. import HOMEPAGE, __version__
 from ..registry import builtin_rules
@@ -15,6 +16,7 @@ from .json import overall
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+_EVIDENCE = re.compile(r"^(\S+?):(\d+)(?:: (.*))?$")  # file:line: text, as DLV findings cite their evidence
 
 
 def help_uri(rule_id: str) -> str:
@@ -47,6 +49,10 @@ def _result(f, index: dict, suppression=None) -> dict:
         "partialFingerprints": {"clusterlint/v1": f.fingerprint},
         "properties": {"score": f.score, "path": f.path, **({"page": f.page} if f.page else {}), **({"evidence": list(f.evidence)} if f.evidence else {})},
     }
+    related = [m for m in map(_EVIDENCE.match, f.evidence if f.rule.startswith("DLV") else ()) if m]
+    if related:  # clusterlint accept: the evidence file and line each shortfall was measured in
+        result["relatedLocations"] = [{"id": i, "message": {"text": m.group(3) or "evidence"}, "physicalLocation": {
+            "artifactLocation": {"uri": m.group(1), "uriBaseId": "%SRCROOT%"}, "region": {"startLine": int(m.group(2))}}} for i, m in enumerate(related)]
     if suppression is not None:  # viewers show it as dismissed, with the reason
         result["suppressions"] = [{"kind": suppression.kind, "justification": suppression.justification}]
     return result
