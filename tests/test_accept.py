@@ -217,6 +217,12 @@ def test_nccl_tests_new_and_old_layouts_use_the_size_table():
     assert (run.test, run.hosts, [f.value for f in run.rows]) == ("nccl-tests", ("ip-172-31-20-228", "ip-172-31-22-230"), [(1310720000, 1.14)])
 
 
+def test_nccl_tests_real_capture_on_one_h100():
+    for name, test, smallest in (("all_reduce_perf.txt", "all_reduce_perf", 8), ("all_gather_perf.txt", "all_gather_perf", 0)):
+        run = _one(REAL / name).collectives[0]
+        assert (run.test, run.hosts, len(run.rows), run.rows[0].value[0], run.rows[-1].value) == (test, ("vm",), 25, smallest, (134217728, 0.0))
+
+
 def test_fio_old_and_new_and_truncated():
     assert [f.value for f in _one(PUBLIC / "fio-2.20.txt").nodes["h"].fio] == [{"rw": "read", "bytes_per_s": 249785 * 1024.0, "job": "Test"}]
     assert [f.value["bytes_per_s"] for f in _one(PUBLIC / "fio-3.28.json").nodes["h"].fio] == [12411965845.0]
