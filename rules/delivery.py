@@ -275,8 +275,9 @@ def uniform(review, params):
         common = max(counts, key=lambda v: (counts[v], v))
         for node in drivers:
             if node.driver.value != common:
-                yield review.hit("Cluster", path, f"node {node.host} runs driver {node.driver.value}, {counts[common]} other node"
-                                 f"{'s' if counts[common] != 1 else ''} run {common}", evidence=(node.driver.cite(),))
+                n = counts[common]
+                yield review.hit("Cluster", path, f"node {node.host} runs driver {node.driver.value}, while {n} node{'s' if n != 1 else ''} of the pool "
+                                 f"run{'s' if n == 1 else ''} {common}", evidence=(node.driver.cite(),))
     for key, label in (("pcie_gen", "PCIe Gen"), ("pcie_width", "PCIe x")):
         links = [(n, g[key]) for n in nodes for g in n.gpus.values() if key in g]
         if len(links) > 1:

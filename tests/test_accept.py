@@ -283,3 +283,55 @@ def test_collect_runs_under_sh_and_names_what_it_skipped(tmp_path):
             assert tool in result.stderr.split("skipped (not installed or not readable):")[1]
     found = ev.load([str(tmp_path / "evidence")])
     assert found.nodes[nodes[0].name].memory is not None
+
+
+# ---------------------------------------------------------------- the other ways each rule fires
+
+
+QUOTE = """apiVersion: clusterlint/v1
+kind: Cluster
+metadata:
+  name: delivered
+spec:
+  node_pools:
+    - name: gpu
+      count: 2
+      accelerator: {model: H100-SXM, count: 1}
+  network:
+    inter_node: {fabric: infiniband, nics_per_node: 1, nic_speed: 400Gbps}
+"""
+
+
+def _accept_edited(tmp_path, edits):
+    """Two nodes with copies of the real capture, `edits` = {(node, file): (old, new)} applied to them."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    quote = tmp_path / "quote.yaml"
+    quote.write_text(QUOTE)
+    for node in ("node-1", "node-2"):
+        (tmp_path / "ev" / node).mkdir(parents=True)
+        for source, name in ((REAL / "nvidia-smi-q.txt", "smi.txt"), (PUBLIC / "ibstat-cx7.txt", "ib.txt")):
+            text = source.read_text()
+            old, new = edits.get((node, name), ("", ""))
+            assert old in text
+            (tmp_path / "ev" / node / name).write_text(text.replace(old, new) if old else text)
+    report = accept_json(str(quote), str(tmp_path / "ev"))
+    return [(f["rule"], f["line"], f["message"], f["evidence"][0].split(": ", 1)[0].split("/ev/")[1])
+            for f in report["findings"] if f["rule"].startswith("DLV") and f["severity"] != "info"]
+
+
+def test_dlv001_other_model_and_less_memory(tmp_path):
+    found = _accept_edited(tmp_path, {("node-2", "smi.txt"): ("NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe")})
+    assert ("DLV001", 9, "node node-2 GPU 00000000:00:06.0 is 'NVIDIA H100 PCIe', quoted H100-SXM", "node-2/smi.txt:10") in found
+    found = _accept_edited(tmp_path / "m", {("node-1", "smi.txt"): ("Total                                          : 81559 MiB",
+                                                                  "Total                                          : 40960 MiB")})
+    assert ("DLV001", 9, "node node-1 GPU 00000000:00:06.0 has 42.95 GB of memory, quoted 80 GB (below 0.95 of it)", "node-1/smi.txt:112") in found
+
+
+def test_dlv003_slower_adapter_and_dlv008_driver_and_pcie(tmp_path):
+    found = _accept_edited(tmp_path, {
+        ("node-2", "smi.txt"): ("Driver Version                                         : 580.159.04", "Driver Version                                         : 570.86.15"),
+    })
+    assert ("DLV003", 11, "node node-1 adapter mlx5_7/1 runs at 200 Gb/s, quoted 400 Gbps", "node-1/ib.txt:8") in found
+    assert ("DLV008", 7, "node node-2 runs driver 570.86.15, while 1 node of the pool runs 580.159.04", "node-2/smi.txt:5") in found
+    found = _accept_edited(tmp_path / "p", {("node-1", "smi.txt"): ("                Current                                : 16x", "                Current                                : 8x")})
+    assert ("DLV008", 7, "node node-1 runs a GPU link at PCIe x8, others at PCIe x16", "node-1/smi.txt:82") in found
