@@ -137,32 +137,37 @@ def config_options(fn):
     return fn
 
 
+def output_options(fn):
+    """--format, --output, --show-suppressed and --color, shared by check and accept."""
+    options = [
+        click.option("--format", "formats", multiple=True, type=click.Choice(("auto",) + FORMATS), default=("auto",), show_default=True,
+                     help="Output format; repeat it to write several (auto: github inside GitHub Actions, else text)."),
+        click.option("--output", "-o", "outputs", multiple=True, metavar="FILE",
+                     help="Write the n-th --format to FILE; formats without an --output print to standard output."),
+        click.option("--show-suppressed", is_flag=True, help="List the findings silenced by comments or the baseline, with their reasons."),
+        click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @config_options
-@click.option("--format", "formats", multiple=True, type=click.Choice(("auto",) + FORMATS), default=("auto",), show_default=True,
-              help="Output format; repeat it to write several (auto: github inside GitHub Actions, else text).")
-@click.option("--output", "-o", "outputs", multiple=True, metavar="FILE",
-              help="Write the n-th --format to FILE; formats without an --output print to standard output.")
-@click.option("--show-suppressed", is_flag=True, help="List the findings silenced by comments or the baseline, with their reasons.")
+@output_options
 @click.option("--show-skipped", is_flag=True, help="List the rules that could not run on each file, with the reason (default: a count per file).")
 @click.option("--write-baseline", metavar="FILE", help="Record every current finding in FILE (then --baseline FILE reports only new ones).")
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
-@click.option("--color/--no-color", default=None, help="Colour the text output (default: only on a terminal, never with NO_COLOR).")
 def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_skipped, write_baseline, skip_non_specs, color, **flags):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
     from .reporters import render
     from .run import Options, check as run_check
 
-    if len(outputs) > len(formats):
-        _fail(f"{len(outputs)} --output for {len(formats)} --format: give one format per output file")
-    if len(formats) - len(outputs) > 1:
-        _fail("only one format can print to standard output: give --output FILE for the others")
+    _check_formats(formats, outputs)
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline)
     report = run_check(options)
-    for path in outputs:
-        _refuse_input(path, report.inputs)
     if write_baseline:
         from . import baseline
 
@@ -173,7 +178,22 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
         click.echo(f"wrote {write_baseline}: {len(findings)} finding{'' if len(findings) == 1 else 's'} recorded; "
                    f"check with --baseline {write_baseline} to see only new ones", err=True)
         sys.exit(0)
-    report.show_suppressed, report.show_skipped = show_suppressed, show_skipped
+    report.show_skipped = show_skipped
+    _emit(report, formats, outputs, show_suppressed, color, render)
+
+
+def _check_formats(formats, outputs) -> None:
+    if len(outputs) > len(formats):
+        _fail(f"{len(outputs)} --output for {len(formats)} --format: give one format per output file")
+    if len(formats) - len(outputs) > 1:
+        _fail("only one format can print to standard output: give --output FILE for the others")
+
+
+def _emit(report, formats, outputs, show_suppressed, color, render) -> None:
+    """Write each --format (to its --output, or standard output) and exit 1 when the report fails."""
+    for path in outputs:
+        _refuse_input(path, report.inputs)
+    report.show_suppressed = show_suppressed
     for fmt, path in zip(formats, outputs):
         _write(path, render(fmt, report))
     for fmt in formats[len(outputs):]:
@@ -188,6 +208,47 @@ def _refuse_input(path: str, inputs: dict) -> None:
     what = inputs.get(os.path.realpath(path))
     if what:
         _fail(f"{path}: refusing to overwrite {what} with the output; choose another file")
+
+
+@main.command()
+@click.argument("quote")
+@click.option("--evidence", "-e", "evidence_paths", multiple=True, required=True, metavar="PATH",
+              help="Evidence from the delivered nodes: a folder of node folders (each named by its host), one node's folder, or files naming their host.")
+@config_options
+@output_options
+def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_suppressed, color, **flags):
+    """Check the delivered nodes' evidence against the QUOTE (and --contract): DLV findings point at the promise and name the evidence."""
+    from . import evidence
+    from .reporters import render
+    from .run import Options, check as run_check
+
+    _check_formats(formats, outputs)
+    found = evidence.load(evidence_paths)
+    report = run_check(Options(paths=(quote,), cli=_cli_values(**flags), config=config_file, isolated=isolated, evidence=found))
+    report.evidence = found
+
+    def render_accept(fmt, report, color=False):
+        if fmt in ("markdown", "html"):
+            from .reporters import acceptance
+
+            return acceptance.render(fmt, report)
+        return render(fmt, report, color=color)
+
+    _emit(report, formats, outputs, show_suppressed, color, render_accept)
+
+
+@main.command()
+@click.option("--output", "-o", metavar="FILE", help="Write the script to FILE instead of standard output.")
+def collect(output):
+    """Print a POSIX sh script that gathers read-only evidence on a node into evidence/$(hostname)/ (it runs no benchmark and changes nothing)."""
+    from importlib import resources
+
+    text = resources.files("clusterlint").joinpath("data", "collect.sh").read_text(encoding="utf-8")
+    if output:
+        _write(output, text)
+        click.echo(f"wrote {output}: run it on each node with sh {output}", err=True)
+    else:
+        click.echo(text, nl=False)
 
 
 def _write(path: str, text: str) -> None:

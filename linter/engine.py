@@ -72,6 +72,7 @@ class Review:
     workload: object = None
     docs: dict = field(default_factory=dict)  # kind -> Document
     assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
+    evidence: object = None  # evidence.Evidence from delivered nodes (clusterlint accept), else None
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
@@ -183,12 +184,14 @@ def reviews(typed: list, shared: dict | None = None) -> list[Review]:
     return out
 
 
-def run_rules(result: FileResult, typed: list, shared: dict | None = None, invalid: bool = False, rules: dict | None = None) -> None:
+def run_rules(result: FileResult, typed: list, shared: dict | None = None, invalid: bool = False, rules: dict | None = None,
+              evidence=None) -> None:
     """Run every review rule over the typed documents of one file, plus the shared documents
     (--workload, --contract: kind -> (Document, model)) the file does not hold itself.
 
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
-    missing kind says why the kind is missing.
+    missing kind says why the kind is missing. Rules that need Evidence run only when `evidence` is
+    given (clusterlint accept); a plain check does not run them at all.
     """
     from .sizing import Assumptions
 
@@ -197,10 +200,11 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     for review in reviews(typed, shared):
         review.assumptions = assumed
         result.reviews.append(review)
+        review.evidence = evidence
         for rule in rules.values():
-            if rule.check == DOCUMENT_CHECK:
+            if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and evidence is None):
                 continue
-            missing = [k for k in rule.needs if k not in review.docs]
+            missing = [k for k in rule.needs if k not in review.docs and k != "Evidence"]
             if missing:
                 reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
                 if invalid:

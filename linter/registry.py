@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import import_module, resources
 
-AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP")
-KINDS = ("Cluster", "Contract", "Workload")
+AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV")
+KINDS = ("Cluster", "Contract", "Workload", "Evidence")  # Evidence: files from delivered nodes, given only to accept
 DOCUMENT_CHECK = "document"  # SPEC and SUP rules: raised while reading a file, not by a check
 ENTRY_POINTS = "clusterlint.rules"
 GENERIC = {"threshold": "threshold", "required": "required", "one-of": "one_of", "none-of": "none_of", "pattern": "pattern", "ratio": "ratio"}

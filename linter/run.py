@@ -31,6 +31,7 @@ class Options:
     isolated: bool = False  # --isolated: defaults only
     skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
     use_baseline: bool = True  # False while writing a baseline: record everything found
+    evidence: object = None  # evidence.Evidence for clusterlint accept: runs the rules that need it
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Report:
     show_suppressed: bool = False  # list suppressed findings in text output
     inputs: dict = field(default_factory=dict)  # real path -> what it was read as: files an output must not overwrite
     show_skipped: bool = False  # list the skipped rules of each file in text output (else a count per file)
+    evidence: object = None  # evidence.Evidence read by clusterlint accept (for its per-node table)
 
     @property
     def findings(self) -> list:
@@ -262,7 +264,7 @@ def check(options: Options) -> Report:
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
         _note_inputs(report, settings, path)
         result, typed, invalid, loaded = _load(path, rules)
-        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
+        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence)
         result.blocked = shared_docs.blocked(settings)
         elsewhere += result.elsewhere
         _suppress(result, _comments(result, loaded), rules, settings.rules)

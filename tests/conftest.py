@@ -29,6 +29,19 @@ def check_json(*args, input=None) -> dict:
     return json.loads(out)
 
 
+def accept_json(quote: str, *evidence: str, extra=()) -> dict:
+    args = [a for path in evidence for a in ("--evidence", path)]
+    code, out, err = run_cli("accept", quote, *args, "--format", "json", *extra)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+def fixture_json(path: Path) -> dict:
+    """A rule fixture's report: under accept when an evidence folder (bad-evidence/, good-evidence/) sits beside it."""
+    evidence = path.parent / f"{path.stem}-evidence"
+    return accept_json(str(path), str(evidence)) if evidence.is_dir() else check_json(str(path))
+
+
 def expected_markers(path: Path) -> set[tuple[int, str]]:
     """(line, rule) for every `# expect: RULE` marker in a fixture."""
     found = set()

@@ -6,7 +6,7 @@ import pytest
 
 from clusterlint.registry import builtin_rules
 
-from conftest import FIXTURES, check_json
+from conftest import FIXTURES, fixture_json
 
 MESSAGES = {
     "ACC001": 'training 700B parameters needs 15.75 TB of accelerator memory (700B x 18 bytes x 1.25) = 197 accelerators of 80 GB; the cluster has 32',
@@ -31,6 +31,15 @@ MESSAGES = {
     "CST002": "estimated time 3.429 days exceeds the deadline of 1 day (training time 3.412 days = 6 x 7B params x 100B tokens / (32 x 989.4 TFLOPS x 0.45 MFU) on 32 x H100-SXM on pool 'gpu' (the whole pool, 4 nodes x 8: no placement or data parallelism stated); effective time 3.429 days = 3.412 days x (1 + 0.01% checkpoints) / 99.50% availability)",
     "CST003": 'estimated cost 6,584 USD (32 x 82.3 h x 2.50 USD) exceeds the budget of 1,000 USD',
     "CST004": 'the price neither includes nor prices network, support and egress: these lines arrive on the first invoice',
+    "DLV001": "node node-1 has 1 accelerator, quoted 2 per node in pool 'gpu'",
+    "DLV002": ["node node-1 has 16 physical cores, quoted 32", "node node-1 has 135.1 GB of host memory, quoted 274.9 GB (below 0.95 of it)"],
+    "DLV003": ["node node-1 adapter mlx4_0/1 is Down, not Active", "node node-1 has 1 infiniband adapter port, quoted 2"],
+    "DLV004": "all_reduce_perf busbw 300.52 GB/s at 33.55 MB over 2 nodes is below 360 GB/s: 0.9 of 8 x 400 Gbps = 360 GB/s (DLV004 min_share)",
+    "DLV005": "fio read bandwidth 12.41 GB/s summed over 1 job file is below the quoted 20 GB/s of 'scratch'",
+    "DLV006": "node node-1 failed a health check: Xid 79 on PCI:0000:44:00",
+    "DLV007": "node node-1 mounts no lustre filesystem for 'parallel-fs'; it mounts ext4",
+    "DLV008": "node node-2 has 67.57 GB of host memory, the pool's largest has 135.1 GB",
+    "DLV009": "evidence tests/fixtures/DLV009/bad-evidence/node-1/ibstat.txt was not read: empty file (the command printed nothing)",
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',
@@ -81,6 +90,6 @@ def test_every_rule_has_an_exact_message():
 
 @pytest.mark.parametrize("rule_id", sorted(MESSAGES))
 def test_exact_message(rule_id):
-    report = check_json(str(FIXTURES / rule_id / "bad.yaml"))
+    report = fixture_json(FIXTURES / rule_id / "bad.yaml")
     expected = MESSAGES[rule_id] if isinstance(MESSAGES[rule_id], list) else [MESSAGES[rule_id]]
     assert [f["message"] for f in report["findings"] if f["rule"] == rule_id] == expected

@@ -1,4 +1,7 @@
-"""Every rule fires exactly on its bad fixture's marked lines and stays silent on its good one."""
+"""Every rule fires exactly on its bad fixture's marked lines and stays silent on its good one.
+
+Rules that need evidence (DLV) run under `clusterlint accept` with the folder beside the fixture
+(bad-evidence/, good-evidence/)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import pytest
 
 from clusterlint.registry import builtin_rules
 
-from conftest import FIXTURES, check_json, expected_markers
+from conftest import FIXTURES, expected_markers, fixture_json
 
 RULES = sorted(builtin_rules())
 
@@ -16,7 +19,7 @@ def test_bad_fixture_fires_on_marked_lines(rule_id):
     bad = FIXTURES / rule_id / "bad.yaml"
     expected = {m for m in expected_markers(bad) if m[1] == rule_id}
     assert expected, f"{bad} has no '# expect: {rule_id}' marker"
-    report = check_json(str(bad))
+    report = fixture_json(bad)
     found = {(f["line"], f["rule"]) for f in report["findings"] if f["rule"] == rule_id}
     assert found == expected
 
@@ -24,7 +27,7 @@ def test_bad_fixture_fires_on_marked_lines(rule_id):
 @pytest.mark.parametrize("rule_id", RULES)
 def test_good_fixture_is_silent_and_the_rule_ran(rule_id):
     good = FIXTURES / rule_id / "good.yaml"
-    report = check_json(str(good))
+    report = fixture_json(good)
     assert [f for f in report["findings"] if f["rule"] == rule_id] == []
     assert [s for s in report["skipped"] if s["rule"] == rule_id] == [], "a skipped rule did not pass, it did not run"
 

@@ -8,6 +8,7 @@ scanning tracks a finding across commits that move it.
 from __future__ import annotations
 
 import json
+import re
 
 from .. import HOMEPAGE, __version__
 from ..registry import builtin_rules
@@ -17,6 +18,7 @@ from .json import overall
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+_EVIDENCE = re.compile(r"^(\S+?):(\d+)(?:: (.*))?$")  # file:line: text, as DLV findings cite their evidence
 
 
 def help_uri(rule_id: str) -> str:
@@ -55,9 +57,12 @@ def _result(f, index: dict, fingerprint: str, suppression=None) -> dict:
         "partialFingerprints": {"clusterlint/v1": fingerprint},
         "properties": {"score": f.score, "path": f.path, **({"page": f.page} if f.page else {}), **({"evidence": list(f.evidence)} if f.evidence else {})},
     }
-    if f.related:
-        result["relatedLocations"] = [{"id": i, **_location(r.file, r.line, r.column), "message": {"text": r.message}}
-                                      for i, r in enumerate(f.related, 1)]
+    related = [(r.file, r.line, r.column, r.message) for r in f.related]
+    # clusterlint accept: the evidence file and line each shortfall was measured in
+    related += [(m.group(1), int(m.group(2)), 1, m.group(3) or "evidence") for m in map(_EVIDENCE.match, f.evidence if f.rule.startswith("DLV") else ()) if m]
+    if related:
+        result["relatedLocations"] = [{"id": i, **_location(file, line, column), "message": {"text": message}}
+                                      for i, (file, line, column, message) in enumerate(related, 1)]
     if suppression is not None:  # viewers show it as dismissed, with the reason
         result["suppressions"] = [{"kind": suppression.kind, "justification": suppression.justification}]
     return result
