@@ -299,6 +299,16 @@ def init(file, kind, force):
     click.echo(f"wrote {file} (a {kind}); lint it with: clusterlint check {file}")
 
 
+@main.command()
+def server():
+    """Run the language server over stdio (needs the lsp extra: pip install 'clusterlint[lsp]')."""
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        _fail(f"the language server needs pygls ({exc}); install it with: pip install 'clusterlint[lsp]'")
+    serve()
+
+
 @main.command(name="catalog")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def catalog_cmd(fmt):

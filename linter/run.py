@@ -29,6 +29,7 @@ class Options:
     isolated: bool = False  # --isolated: defaults only
     skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
     use_baseline: bool = True  # False while writing a baseline: record everything found
+    buffers: dict = field(default_factory=dict)  # path -> bytes read instead of the file (an editor's unsaved text)
 
 
 @dataclass
@@ -66,12 +67,12 @@ class Report:
         return False
 
 
-def discover(paths) -> list[str]:
+def discover(paths, buffers=()) -> list[str]:
     """Expand the command line's paths: files as given, directories into their clusterlint YAML."""
     files: list[str] = []
     for path in paths:
-        if path == "-":
-            files.append("-")
+        if path == "-" or path in buffers:
+            files.append(path)
         elif os.path.isdir(path):
             found = []
             for root, dirs, names in os.walk(path):
@@ -101,9 +102,11 @@ def _is_clusterlint(path: str) -> bool:
     return bool(_CLUSTERLINT_DOC.search(head))
 
 
-def _read(path: str) -> tuple[str, bytes]:
+def _read(path: str, buffers=None) -> tuple[str, bytes]:
     if path == "-":
         return "<stdin>", sys.stdin.buffer.read()
+    if buffers and path in buffers:
+        return display(path), buffers[path]
     try:
         with open(path, "rb") as handle:
             return display(path), handle.read()
@@ -111,8 +114,8 @@ def _read(path: str) -> tuple[str, bytes]:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _load(path: str, rules: dict):
-    name, data = _read(path)
+def _load(path: str, rules: dict, buffers=None):
+    name, data = _read(path, buffers)
     prose = is_prose(path)
     if prose:
         from . import prose as prose_reader
@@ -170,7 +173,7 @@ def check(options: Options) -> Report:
     resolver = Resolver(options.cli, options.config, options.isolated)
     shared_docs = _Shared(report)
     baselines: dict = {}
-    for path in discover(options.paths):
+    for path in discover(options.paths, options.buffers):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(display(path))
             continue
@@ -180,7 +183,7 @@ def check(options: Options) -> Report:
         workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
         contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
-        result, typed, invalid, loaded = _load(path, rules)
+        result, typed, invalid, loaded = _load(path, rules, options.buffers)
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules)
         _suppress(result, loaded, rules, settings.rules)
         result.settings = settings
