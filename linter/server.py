@@ -105,7 +105,7 @@ def diagnostic(finding: Finding, path: str, lines: list[str], rules: dict) -> ls
         )]
     return lsp.Diagnostic(
         range=where, message=finding.message, severity=SEVERITY[finding.severity], code=finding.rule, source="clusterlint",
-        code_description=link, related_information=related, data={"line": finding.line, "own": related is None},
+        code_description=link, related_information=related, data={"own": related is None},  # own line: the suppression and unit fixes apply
     )
 
 
@@ -113,7 +113,8 @@ def publish(ls: LanguageServer, uri: str) -> None:
     document = ls.workspace.get_text_document(uri)
     path = to_fs_path(uri)
     if not path or not wanted(path, document.source):
-        return
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[], version=document.version))
+        return  # not (or no longer) a clusterlint document: clear what an earlier version showed
     lines = document.source.splitlines()
     outcome = lint(path, document.source)
     if outcome.error:
