@@ -184,3 +184,31 @@ def test_server_without_pygls_says_how_to_install_it(tmp_path):
     out = subprocess.run([sys.executable, "-m", "clusterlint", "server"], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     assert out.returncode == 2
     assert "install it with: pip install 'clusterlint[lsp]'" in out.stderr
+
+
+def test_a_workload_caused_finding_points_at_the_workload_line_from_the_configuration(tmp_path, monkeypatch):
+    """The configuration's workload applies as in check; CST002 sits in the workload, so the quote's
+    diagnostic carries the workload line as related information."""
+    monkeypatch.chdir(tmp_path)
+    documents = (FIXTURES / "CST002" / "bad.yaml").read_text(encoding="utf-8").split("---\n")
+    cluster, workload = documents[0], documents[1]
+    (tmp_path / "workload.yaml").write_text(workload, encoding="utf-8")
+    (tmp_path / ".clusterlint.yaml").write_text("workload: workload.yaml\n", encoding="utf-8")
+    quote = tmp_path / "quote.yaml"
+    quote.write_text(cluster, encoding="utf-8")
+    uri = from_fs_path(str(quote))
+    deadline = next(i for i, line in enumerate(workload.splitlines()) if "deadline: 1d" in line)
+
+    async def scenario():
+        async with Session() as s:
+            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+                text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=cluster)))
+            opened = await s.next(uri)
+            (cst002,) = [d for d in opened.diagnostics if d.code == "CST002"]
+            assert (cst002.range.start.line, cst002.range.start.character) == (0, 0)
+            (related,) = cst002.related_information
+            assert related.location.uri == from_fs_path(str(tmp_path / "workload.yaml"))
+            assert related.location.range.start.line == deadline
+            assert related.message.startswith(f"spec.deadline in workload.yaml:{deadline + 1}:")
+
+    _run(scenario())
