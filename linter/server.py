@@ -56,6 +56,8 @@ def lint(path: str, text: str) -> Outcome:
         report = check(Options(paths=(path,), buffers={path: text.encode("utf-8")}))
     except (UsageError, RuleError, ConfigError) as exc:
         return Outcome(error=str(exc))
+    except Exception as exc:  # as check's last line of defence: said in the editor, never a silent pass
+        return Outcome(error=f"internal error: {type(exc).__name__}: {exc} (please report it)")
     mine = os.path.abspath(path)
     results = [r for r in report.results if os.path.abspath(r.file) == mine]
     rules = results[0].settings.rules if results and results[0].settings else report.rules

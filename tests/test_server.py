@@ -212,3 +212,24 @@ def test_a_workload_caused_finding_points_at_the_workload_line_from_the_configur
             assert related.message.startswith(f"spec.deadline in workload.yaml:{deadline + 1}:")
 
     _run(scenario())
+
+
+def test_a_markdown_contract_gets_what_check_reports(tmp_path, monkeypatch):
+    from conftest import check_json
+
+    monkeypatch.chdir(tmp_path)
+    text = (Path(__file__).parent.parent / "specs" / "nimbus-gpu-cloud-sla.md").read_text(encoding="utf-8")
+    contract = tmp_path / "vendor-contract.md"
+    contract.write_text(text, encoding="utf-8")
+    expected = sorted((f["rule"], f["line"] - 1, f["column"] - 1) for f in check_json(str(contract))["findings"])
+    assert ("CON002", 0, 2) in expected
+    uri = from_fs_path(str(contract))
+
+    async def scenario():
+        async with Session() as s:
+            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+                text_document=lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)))
+            opened = await s.next(uri)
+            assert sorted((d.code, d.range.start.line, d.range.start.character) for d in opened.diagnostics) == expected
+
+    _run(scenario())
