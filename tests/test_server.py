@@ -40,6 +40,12 @@ class Session:
         self.client.exit(None)
         await self.client.stop()
 
+    async def open(self, uri: str, text: str, language: str = "yaml") -> lsp.PublishDiagnosticsParams:
+        """Open a buffer; returns its first publish."""
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
+        return await self.next(uri)
+
     async def next(self, uri: str) -> lsp.PublishDiagnosticsParams:
         while True:
             params = await asyncio.wait_for(self.published.get(), 20)
@@ -67,9 +73,7 @@ def test_net003_appears_at_its_place_goes_away_when_fixed_and_is_silenced_by_the
 
     async def scenario():
         async with Session() as s:
-            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-                text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
-            opened = await s.next(uri)
+            opened = await s.open(uri, text)
             net003 = [d for d in opened.diagnostics if d.code == "NET003"]
             assert len(net003) == 1
             found = net003[0]
@@ -131,9 +135,7 @@ def test_unit_quick_fix_only_where_the_unit_is_unambiguous(tmp_path, monkeypatch
 
     async def scenario():
         async with Session() as s:
-            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-                text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
-            opened = await s.next(uri)
+            opened = await s.open(uri, text)
             by_rule = {d.code: d for d in opened.diagnostics}
             assert set(by_rule) == {"SPEC005"}  # an invalid document is not reviewed: fix it first
             actions = await s.client.text_document_code_action_async(lsp.CodeActionParams(
@@ -201,9 +203,7 @@ def test_a_workload_caused_finding_points_at_the_workload_line_from_the_configur
 
     async def scenario():
         async with Session() as s:
-            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-                text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=cluster)))
-            opened = await s.next(uri)
+            opened = await s.open(uri, cluster)
             (cst002,) = [d for d in opened.diagnostics if d.code == "CST002"]
             assert (cst002.range.start.line, cst002.range.start.character) == (0, 0)
             (related,) = cst002.related_information
@@ -227,9 +227,7 @@ def test_a_markdown_contract_gets_what_check_reports(tmp_path, monkeypatch):
 
     async def scenario():
         async with Session() as s:
-            s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-                text_document=lsp.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)))
-            opened = await s.next(uri)
+            opened = await s.open(uri, text, "markdown")
             assert sorted((d.code, d.range.start.line, d.range.start.character) for d in opened.diagnostics) == expected
 
     _run(scenario())
