@@ -397,15 +397,11 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
 @click.option("--write", "out_dir", metavar="DIR", help="Write every schema into DIR (the repo's schemas/).")
 def schema(kind, kind_opt, out_dir):
     """Print the JSON Schema of a document kind (or of the configuration file), or write them all with --write."""
-    from .schema import SCHEMAS as KINDS, dumps, file_name, generate
+    from .schema import SCHEMAS as KINDS, dumps, generate
 
     kind = kind or kind_opt
     if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-        for name in ([kind] if kind else KINDS):
-            target = os.path.join(out_dir, file_name(name))
-            with open(target, "w", encoding="utf-8") as handle:
-                handle.write(dumps(generate(name)))
+        for target in _write_schemas(out_dir, [kind] if kind else KINDS, overwrite=True):
             click.echo(f"wrote {target}")
         return
     if not kind:
@@ -413,28 +409,97 @@ def schema(kind, kind_opt, out_dir):
     click.echo(dumps(generate(kind)), nl=False)
 
 
+def _write_schemas(out_dir: str, kinds, overwrite: bool) -> list[str]:
+    """Write the kinds' schemas into `out_dir` (created if missing); without `overwrite`, keep copies there."""
+    from .schema import dumps, file_name, generate
+
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        _fail(f"{out_dir}: not a folder (--write takes the folder the schemas go into)")
+    written = []
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for name in kinds:
+            target = os.path.join(out_dir, file_name(name))
+            if overwrite or not os.path.exists(target):
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(dumps(generate(name)))
+                written.append(target)
+    except OSError as exc:
+        _fail(f"{exc.filename or out_dir}: cannot write ({exc.strerror})")
+    return written
+
+
+def _repo_root(folder: str) -> str:
+    """The nearest folder at or above `folder` holding .git; `folder` itself outside a repository."""
+    here = os.path.abspath(folder)
+    while not os.path.exists(os.path.join(here, ".git")):
+        parent = os.path.dirname(here)
+        if parent == here:
+            return os.path.abspath(folder)
+        here = parent
+    return here
+
+
 @main.command()
 @click.argument("file", required=False)
 @click.option("--kind", type=click.Choice(["Cluster", "Contract", "Workload"]), default="Cluster", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-def init(file, kind, force):
+@click.option("--append", is_flag=True, help="Add the document to FILE after a --- line (a multi-document spec), with its own modeline.")
+@click.option("--schema-dir", metavar="DIR", help="Where the schema copy lives (default: schemas/ at the repository root).")
+@click.option("--schema-url", metavar="URL", help="Point the modeline at URL/<kind>.schema.json (hosted schemas) instead of a local copy.")
+def init(file, kind, force, append, schema_dir, schema_url):
     """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout).
 
-    Its first line points YAML language servers (VS Code, Neovim) at the kind's JSON Schema, so
-    editors complete and validate as you type.
+    Its first line points YAML language servers (VS Code, Neovim, Helix) at the kind's JSON Schema:
+    by default a path relative to FILE to a copy in the repository's schemas/ folder (written when
+    absent; refresh it with clusterlint schema --write DIR), or --schema-url for hosted schemas.
     """
     from importlib import resources
 
-    text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
+    from .schema import file_name
+
     file = file or f"{kind.lower()}.yaml"
+    where = "." if file == "-" else (os.path.dirname(file) or ".")
+    if not os.path.isdir(where):
+        _fail(f"{where}: no such folder; create it first (clusterlint init does not create folders)")
+    if file != "-" and os.path.exists(file) and not (force or append):
+        _fail(f"{file} exists; use --force to overwrite it or --append to add a {kind} document to it")
+    if append and (file == "-" or not os.path.isfile(file)):
+        _fail(f"{file}: --append needs an existing file")
+    if schema_url:
+        modeline = f"{schema_url.rstrip('/')}/{file_name(kind)}"
+    else:
+        folder = schema_dir or os.path.join(_repo_root(where), "schemas")
+        from .loader import display
+
+        for target in _write_schemas(folder, [kind], overwrite=False):
+            click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
+        modeline = os.path.relpath(os.path.join(folder, file_name(kind)), where).replace(os.sep, "/")
+    text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
+    text = text.replace("{schema}", modeline, 1)
     if file == "-":
         click.echo(text, nl=False)
         return
-    if os.path.exists(file) and not force:
-        _fail(f"{file} exists; use --force to overwrite it")
-    with open(file, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    click.echo(f"wrote {file} (a {kind}); lint it with: clusterlint check {file}")
+    try:
+        if append:
+            with open(file, encoding="utf-8") as handle:
+                before = handle.read()
+            text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text
+        with open(file, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        _fail(f"{file}: cannot write ({exc.strerror})")
+    click.echo(f"{'added to' if append else 'wrote'} {file} (a {kind}); lint it with: clusterlint check {file}")
+
+
+@main.command()
+def server():
+    """Run the language server over stdio (needs the lsp extra: pip install 'clusterlint[lsp]')."""
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        _fail(f"the language server needs pygls ({exc}); install it with: pip install 'clusterlint[lsp]'")
+    serve()
 
 
 @main.command(name="catalog")

@@ -32,6 +32,7 @@ class Options:
     skip_non_specs: bool = False  # YAML files without a clusterlint document are listed, not linted
     use_baseline: bool = True  # False while writing a baseline: record everything found
     evidence: object = None  # evidence.Evidence for clusterlint accept: runs the rules that need it
+    buffers: dict = field(default_factory=dict)  # path -> bytes read instead of the file (an editor's unsaved text)
 
 
 @dataclass
@@ -72,13 +73,13 @@ class Report:
         return False
 
 
-def discover(paths, resolver=None) -> list[str]:
-    """Expand the command line's paths: files as given, directories into their clusterlint YAML,
-    less hidden folders and what the configuration's `exclude` and `extend-exclude` name."""
+def discover(paths, resolver=None, buffers=()) -> list[str]:
+    """Expand the command line's paths: files as given (or an editor's buffer), directories into their
+    clusterlint YAML, less hidden folders and what the configuration's `exclude` and `extend-exclude` name."""
     files: list[str] = []
     for path in paths:
-        if path == "-":
-            files.append("-")
+        if path == "-" or path in buffers:
+            files.append(path)
         elif os.path.isdir(path):
             found = []
             skip = _excluder(path, resolver)
@@ -136,17 +137,19 @@ def _is_clusterlint(path: str) -> bool:
     return bool(_CLUSTERLINT_DOC.search(head))
 
 
-def _read(path: str) -> tuple[str, bytes]:
+def _read(path: str, buffers=None) -> tuple[str, bytes]:
     if path == "-":
         return "<stdin>", read_stream(sys.stdin.buffer)
+    if buffers and path in buffers:
+        return display(path), buffers[path]
     try:
         return display(path), read_file(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _load(path: str, rules: dict):
-    name, data = _read(path)
+def _load(path: str, rules: dict, buffers=None):
+    name, data = _read(path, buffers)
     prose = is_prose(path)
     if prose:
         from . import prose as prose_reader
@@ -252,7 +255,7 @@ def check(options: Options) -> Report:
     shared_docs = _Shared(report)
     baselines: dict = {}
     elsewhere: list = []
-    for path in discover(options.paths, resolver):
+    for path in discover(options.paths, resolver, options.buffers):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(display(path))
             continue
@@ -263,7 +266,7 @@ def check(options: Options) -> Report:
         contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
         _note_inputs(report, settings, path)
-        result, typed, invalid, loaded = _load(path, rules)
+        result, typed, invalid, loaded = _load(path, rules, options.buffers)
         run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence)
         result.blocked = shared_docs.blocked(settings)
         elsewhere += result.elsewhere

@@ -175,8 +175,9 @@ def test_init_writes_a_valid_starter_with_the_schema_modeline(tmp_path, kind):
     code, out, _ = run_cli("init", "--kind", kind, str(target))
     assert code == 0 and f"wrote {target}" in out
     first = target.read_text(encoding="utf-8").splitlines()[0]
-    schema = json.loads(run_cli("schema", "--kind", kind)[1])
-    assert first == f"# yaml-language-server: $schema={schema['$id']}"
+    assert first == f"# yaml-language-server: $schema=schemas/{kind.lower()}.schema.json"  # tmp_path has no .git: beside FILE
+    copy = json.loads((tmp_path / "schemas" / f"{kind.lower()}.schema.json").read_text(encoding="utf-8"))
+    assert copy == json.loads(run_cli("schema", "--kind", kind)[1])
     report = check_json(str(target))
     assert not [f for f in report["findings"] if f["rule"].startswith("SPEC")]
     assert run_cli("init", "--kind", kind, str(target))[0] == 2  # never overwrites without --force
