@@ -7,6 +7,7 @@ rule works on a YAML contract and on the vendor's own text (see `clusterlint.pro
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pydantic import Field
 
@@ -40,43 +41,85 @@ def _at(contract, *candidates):
 # ---------------------------------------------------------------- promises of effort and availability
 
 
+_ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
+
+
 @check(Phrases)
 def reasonable_effort_clause(review, params):
-    pattern = params.pattern
+    from clusterlint.obligations import is_noun_or_predicate, read_at
+
+    pattern, who = params.pattern, clauses.parties_of(review.contract)
     for item in texts(review.contract):
-        match = pattern.search(item.text) if item.kind == "operative" else None
-        if match is None:
+        if item.kind != "operative":
             continue
-        found = parts(item.text)
-        if found.firm:
-            continue  # a hard date or figure with a remedy: the effort words only add to it
-        words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
-        yield review.hit_words(
-            "Contract", item.path, match,
-            f"{item.label} promises only {words!r}: {found.describe()}; an effort promise cannot be enforced",
-        )
+        for match in pattern.finditer(item.text):
+            use = is_noun_or_predicate(item.text, match.start())
+            if use == "a condition" or (use and _ACTION_WORD.match(match.group(0))):
+                continue  # "any attempt to assign", "(i) is commercially reasonable"
+            reading = read_at(item.text, match.start(), who)
+            if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
+                continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+            found = parts(item.text, who)
+            if found.firm:
+                break  # a hard date or figure with the customer's remedy: the effort words only add to it
+            words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
+            yield _read(review.hit_words(
+                "Contract", item.path, match,
+                f"{item.label} is {reading.describe()} that promises only {words!r}: {found.describe()}; "
+                "an effort promise cannot be enforced",
+            ), reading)
+            break
+
+
+def _read(hit, reading):
+    """`hit` with the party and modal it was read from as evidence."""
+    return replace(hit, evidence=(*hit.evidence, *reading.as_evidence()))
 
 
 _EXTRA_CAPACITY = re.compile(
-    r"\b(?:additional|extra|further|excess|beyond|burst\w*|on-demand|over\s+and\s+above|more\s+than\s+the\s+(?:reserved|committed|contracted))\b",
+    r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
+    re.IGNORECASE,
+)
+_RESERVATION = re.compile(
+    r"\b(?:reserved|committed|contracted|dedicated)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"|\breserv(?:es?|ing|ation)\b[^.;]{0,60}?\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b",
+    re.IGNORECASE,
+)
+_CAPACITY = re.compile(
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|inventory|resources?|machines?|compute)\b", re.IGNORECASE
+)
+_NOT_CAPACITY = re.compile(
+    r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
+    r"|\bon[\s-]demand\b|\bspot\b|\bpre-?emptible\b|\binterruptible\b",
     re.IGNORECASE,
 )
 
 
 @check(Phrases)
 def subject_to_availability(review, params):
-    pattern = params.pattern
-    for item in texts(review.contract):
+    pattern, contract = params.pattern, review.contract
+    reserved = None
+    for item in texts(contract):
         if item.kind != "operative":
             continue
         for match, sentence in per_sentence(pattern, item.text):
+            if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
+                continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             if _EXTRA_CAPACITY.search(sentence):
-                continue  # capacity on top of a firm reservation may fairly depend on availability
+                if reserved is None:
+                    reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
+                if reserved:
+                    continue  # capacity on top of a firm reservation may fairly depend on availability
+            from clusterlint.obligations import read_at
+
+            reading = read_at(item.text, match.start(), clauses.parties_of(contract))
             words = " ".join(match.group(0).split())
-            yield review.hit_words(
+            yield _read(review.hit_words(
                 "Contract", item.path, match,
-                f"{item.label} makes capacity {words!r}: the vendor may never provide it; reserve the accelerators by count and date",
-            )
+                f"{item.label} is {reading.describe()} that makes capacity {words!r}: the vendor may never provide it; "
+                "reserve the accelerators by count and date",
+            ), reading)
             break
 
 
