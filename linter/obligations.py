@@ -38,13 +38,13 @@ _MODAL = re.compile(
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
     r"|\b(?P<must>shall|will|must|agrees?\s+to|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
-    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets)\b(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
+    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets|(?:is|are)\s+(?:striving|aiming|endeavou?ring))\b(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
     re.IGNORECASE,
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
 # a leading condition: "If you attempt to exceed your quota, we may ..."
 _CONDITION = re.compile(r"^\W{0,3}(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
-_PASSIVE_AGENT = re.compile(r"^\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
+_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
 _PASSIVE = re.compile(r"\s+be\s+(?:made\s+)?\w+(?:ed|en|t)\b", re.IGNORECASE)  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 

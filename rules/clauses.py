@@ -165,7 +165,7 @@ class Parts:
 
     def describe(self) -> str:
         """'it has a date but no number with a unit and no remedy' and the like."""
-        names = (("a date", self.date), ("a number with a unit", self.measure), ("a remedy", self.remedy))
+        names = (("a date", self.date), ("a number with a unit", self.measure), ("a remedy for the customer", self.remedy))
         has = [n for n, present in names if present]
         lacks = [n.replace("a ", "no ", 1) for n, present in names if not present]
         if not has:

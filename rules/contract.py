@@ -54,11 +54,15 @@ def reasonable_effort_clause(review, params):
             continue
         for match in pattern.finditer(item.text):
             use = is_noun_or_predicate(item.text, match.start())
-            if use == "a condition" or (use and _ACTION_WORD.match(match.group(0))):
-                continue  # "any attempt to assign", "(i) is commercially reasonable"
+            if use == "a condition":
+                continue  # "(i) is commercially reasonable;"
             reading = read_at(item.text, match.start(), who)
+            if use and _ACTION_WORD.match(match.group(0)) and reading.modality == "description":
+                continue  # a noun no modal governs: "any attempt to assign is void"
             if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
                 continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+            if reading.modality == "aspiration" and reading.obligor == "none":
+                continue  # "connection attempts to the Instance fail": nobody aims at anything
             found = parts(item.text, who)
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
