@@ -87,6 +87,9 @@ def parties(contract, extra: dict | None = None) -> Parties:
             side = vendor if role in vendor else customer if role in customer else None
             if side is not None:
                 side.add(" ".join(match.group("name").split()).strip(", ").lower())
+    subject = _usual_subject(contract, vendor | customer)
+    if subject:
+        vendor.add(subject)
     for given in (getattr(contract.spec, "parties", None), extra):
         if given is None:
             continue
@@ -94,6 +97,24 @@ def parties(contract, extra: dict | None = None) -> Parties:
         vendor.update(" ".join(n.split()).lower() for n in names.get("vendor") or ())
         customer.update(" ".join(n.split()).lower() for n in names.get("customer") or ())
     return Parties(frozenset(vendor), frozenset(customer - vendor))
+
+
+# a capitalised name right before a modal: "Nimbus will", "Northwind Compute shall"
+_NAMED_SUBJECT = re.compile(r"\b([A-Z][\w&-]{1,30}(?:[ \t][A-Z][\w&-]{1,30}){0,2})[ \t]+(?:shall|will|must|may|agrees|undertakes)\b")
+_NOT_A_NAME = re.compile(r"(?i:the|this|these|that|those|each|any|all|such|no|if|where|when|service|services|agreement|terms|order|fees?|customer)\b")
+
+
+def _usual_subject(contract, known: set) -> str | None:
+    """The name the document uses most often as the subject of a modal, when it is no known party
+    and is used at least twice: the vendor's own paper is mostly about what the vendor does."""
+    counts: dict[str, int] = {}
+    for clause in contract.spec.clauses:
+        for match in _NAMED_SUBJECT.finditer(clause.text):
+            name = " ".join(match.group(1).split()).lower()
+            if name not in known and not _NOT_A_NAME.match(name):
+                counts[name] = counts.get(name, 0) + 1
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+    return best[0] if best and best[1] >= 2 else None
 
 
 @dataclass(frozen=True)
@@ -125,11 +146,14 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     if condition and at < condition.end() and "," in sentence[condition.end() : condition.end() + 1]:
         subject = _subject(sentence, condition.start() + 3, at, who)
         return Reading(subject[0], "condition", subject[1], "")
-    governing = None
+    governing = previous = None
     for match in _MODAL.finditer(sentence):
         if match.start() > at:
             break
-        governing = match
+        previous, governing = governing, match
+    if governing is not None and governing.lastgroup == "aim" and previous is not None \
+            and previous.end() >= _clause_start(sentence, governing.start()):
+        governing = previous  # "will strive to": the modal, not the verb it governs
     if governing is None:
         obligor, subject = _subject(sentence, 0, max(at, 60), who)
         return Reading(obligor, "description", subject, "")
