@@ -126,6 +126,10 @@ class Reading:
     subject: str  # the words read as the obligor ("Provider", "you"); "" when none
     modal: str  # the modal words read ("shall not", "may"); "" when none
 
+    @property
+    def pair(self) -> tuple[str, str]:
+        return self.obligor, self.modality
+
     def describe(self) -> str:
         """'a vendor obligation ("Provider" + "will")' and the like, for messages."""
         who = {"vendor": "vendor", "customer": "customer", "both": "mutual", "none": "unattributed"}[self.obligor]
@@ -158,7 +162,8 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
         obligor, subject = _subject(sentence, 0, max(at, 60), who)
         return Reading(obligor, "description", subject, "")
     kind = governing.lastgroup
-    obligor, subject = _subject(sentence, _clause_start(sentence, governing.start()), governing.start(), who)
+    lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
+    obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start())), governing.start(), who)
     agent = _PASSIVE_AGENT.match(sentence, governing.end())
     if agent:
         named = who.pattern.match(sentence, agent.end())
