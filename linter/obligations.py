@@ -49,6 +49,9 @@ _PASSIVE = re.compile(r"\s+be\s+(?:made\s+)?\w+(?:ed|en|t)\b", re.IGNORECASE)  #
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
 
+_REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
+
+
 @dataclass(frozen=True)
 class Parties:
     """The names each party goes by, lower-case, and one pattern that finds any of them."""
@@ -144,6 +147,7 @@ class Reading:
 def read_at(text: str, offset: int, who: Parties) -> Reading:
     """The reading of the words at `offset` of `text`, from the sentence that holds them."""
     start, end = sentence_span(text, offset)
+    start, end = max(start, offset - _REACH), min(end, offset + _REACH)  # bounded: linear however long the sentence
     sentence = text[start:end]
     at = offset - start
     condition = _CONDITION.match(sentence)

@@ -15,7 +15,7 @@ from .loader import Document, LoadedFile, Problem, decode, too_big
 
 SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
 
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
 _UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 # "4.2", "4.2.", "Section 4.2", "§ 4", "Article 7", "(a)", "a)", "1." at the start of a line
 _NUMBER = re.compile(
@@ -138,6 +138,13 @@ def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
     return out
 
 
+def _closing_hashes(title: str) -> str:
+    """A Markdown heading's text without its closing '#'s ("Terms ##" -> "Terms", "C#" stays)."""
+    title = title.rstrip()
+    bare = title.rstrip("#")
+    return bare.rstrip() if bare != title and (not bare or bare[-1].isspace()) else title
+
+
 _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
 
 
@@ -201,7 +208,7 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
             heading = _HEADING.match(line)
             if heading:
                 close()
-                add(heading.group(2), number, heading.start(2) + 1, page)
+                add(_closing_hashes(heading.group(2)), number, heading.start(2) + 1, page)
                 state["heading"] = True
                 close()
                 continue

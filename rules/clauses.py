@@ -86,7 +86,7 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 MEASURE = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
+    r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
     r"|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|ms\b|µs\b|us\b|days?\b|weeks?\b"
     r"|(?:GPU|accelerator|node|server|instance)s?\b|kW\b|MW\b|USD\b|EUR\b|GBP\b)"
     r"|[$€£]\s?\d",
@@ -232,7 +232,7 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
 
 
 _HOURLY = re.compile(
-    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
+    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?<![\d.])(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
     r"\s*(?:per|/|an?|each)\s*(?:GPU|accelerator)[\s-]?(?:hour|hr|h)\b",
     re.IGNORECASE,
 )

@@ -52,6 +52,7 @@ def reasonable_effort_clause(review, params):
     for item in texts(review.contract):
         if item.kind != "operative":
             continue
+        found = None
         for match in pattern.finditer(item.text):
             use = is_noun_or_predicate(item.text, match.start())
             if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav")):
@@ -63,7 +64,7 @@ def reasonable_effort_clause(review, params):
                 continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
             if reading.modality == "aspiration" and reading.obligor == "none":
                 continue  # "connection attempts to the Instance fail": nobody aims at anything
-            found = parts(item.text, who)
+            found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
             words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
@@ -141,9 +142,11 @@ def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
+        credits = None
         for match, sentence in per_sentence(_SOLE_REMEDY, item.text):
             before = item.text[max(0, match.start() - 40) : match.start()]
-            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not _CREDIT.search(item.text):
+            credits = bool(_CREDIT.search(item.text)) if credits is None else credits  # once per text
+            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not credits:
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
@@ -172,8 +175,10 @@ def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
+        degraded = None
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
-            if not _DOWNTIME.search(sentence) or _DEGRADED.search(item.text):
+            degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
+            if not _DOWNTIME.search(sentence) or degraded:
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
