@@ -355,7 +355,15 @@ class Clause(Strict):
     )
 
 
+class Parties(Strict):
+    """Names the parties go by, beyond the usual role words (Provider, Customer, we, you...)."""
+
+    vendor: list[str] = Field(default_factory=list, description="Names of the vendor, e.g. its company name.")
+    customer: list[str] = Field(default_factory=list, description="Names of the customer.")
+
+
 class ContractSpec(Strict):
+    parties: Parties = Field(default_factory=Parties, description="Who the vendor and the customer are, as the contract names them (see CON001).")
     term: Optional[Duration] = None
     pricing: Pricing = Pricing()
     delivery: Delivery = Delivery()

@@ -15,7 +15,7 @@ from .loader import Document, LoadedFile, Problem, decode, too_big
 
 SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
 
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
 _UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 # "4.2", "4.2.", "Section 4.2", "§ 4", "Article 7", "(a)", "a)", "1." at the start of a line
 _NUMBER = re.compile(
@@ -53,8 +53,9 @@ def load(data: bytes, file: str) -> LoadedFile:
 def read_pages(texts: list[str], file: str) -> LoadedFile:
     """Clauses from the pages' text; positions are (line, column) within a page, plus the page."""
     paged = file.lower().endswith(".pdf")
-    pages = [text.splitlines() for text in texts]
-    paragraphs = _paragraphs(pages, paged)
+    pages = [_LINE_BREAK.split(text.removesuffix("\n").removesuffix("\r")) if text else [] for text in texts]
+    markdown = file.lower().endswith((".md", ".markdown"))
+    paragraphs = _paragraphs(_without_running_lines(pages), paged, not markdown and _double_spaced(pages))
     if not paragraphs:
         what = "the PDF has no text layer (a scanned image?): no text to review" if paged else "the file is empty: no contract text to review"
         return LoadedFile(file, [], [], [Problem("SPEC001", what, 1, 1)])
@@ -94,6 +95,56 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
     return LoadedFile(file, [] if paged else pages[0], [doc], [], pages=pages if paged else None)
 
 
+# Lines end at \n, \r\n or \r only: a form feed (a PDF's page break) or a vertical tab is a
+# character of its line, so it never shifts the line numbers after it (str.splitlines would).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_PAGE_NUMBER = re.compile(r"^\W*(?:page\s+)?\d{1,4}(?:\s+(?:of|/)\s+\d{1,4})?\W*$", re.IGNORECASE)
+_HYPHENATED = re.compile(r"[a-z]-$")
+
+
+def _double_spaced(pages: list[list[str]]) -> bool:
+    """Text extracted with a blank line after every printed line: most text lines are followed by
+    exactly one blank line and then more text."""
+    text = spaced = 0
+    for lines in pages:
+        numbers = [i for i, line in enumerate(lines) if line.strip()]
+        for i, after in zip(numbers, numbers[1:]):
+            text += 1
+            spaced += after == i + 2
+    return text >= 2 and spaced >= 0.8 * text
+
+
+def _running(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.split()).lower())
+
+
+def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
+    """Pages with their running headers and footers blanked: a page number alone ("7", "Page 7 of
+    12", "- 7 -") and a line repeated in the first or last three text lines of several pages.
+    Lines are blanked, not removed, so every other line keeps its number."""
+    edges = []
+    for lines in pages:
+        text = [i for i, line in enumerate(lines) if line.strip()]
+        edges.append(set(text[:3] + text[-3:]))
+    seen: dict[str, int] = {}
+    for lines, near in zip(pages, edges):
+        for key in {_running(lines[i]) for i in near}:
+            seen[key] = seen.get(key, 0) + 1
+    repeated = {key for key, n in seen.items() if n >= 2} if len(pages) >= 2 else set()
+    out = []
+    for lines, near in zip(pages, edges):
+        out.append(["" if i in near and (_PAGE_NUMBER.match(line) or _running(line) in repeated) and len(pages) >= 2 else line
+                    for i, line in enumerate(lines)])
+    return out
+
+
+def _closing_hashes(title: str) -> str:
+    """A Markdown heading's text without its closing '#'s ("Terms ##" -> "Terms", "C#" stays)."""
+    title = title.rstrip()
+    bare = title.rstrip("#")
+    return bare.rstrip() if bare != title and (not bare or bare[-1].isspace()) else title
+
+
 _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
 
 
@@ -109,7 +160,7 @@ def _title(line: str) -> bool:
     )
 
 
-def _paragraphs(pages: list[list[str]], paged: bool):
+def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False):
     """(text, segments, is_heading) for each paragraph, in order; a segment is (offset in the text,
     line, column, page: 0 when not `paged`) for each source line the paragraph joins, so memory grows with lines, not
     characters.
@@ -132,7 +183,9 @@ def _paragraphs(pages: list[list[str]], paged: bool):
         state.update(lines=0, bullet=False, heading=False)
 
     def add(body: str, number: int, column: int, page: int):
-        if text:
+        if text and _HYPHENATED.search(text[-1]) and body[:1].islower():
+            text[-1] = text[-1][:-1]  # "reason-" + "able": a word hyphenated across lines
+        elif text:
             text.append(" ")
         where.append((sum(len(t) for t in text), number, column, page))
         text.append(body)
@@ -142,6 +195,9 @@ def _paragraphs(pages: list[list[str]], paged: bool):
         page = number_of_page if paged else 0
         for number, raw in enumerate(lines, 1):
             line = raw.rstrip()
+            if (not line.strip() and double_spaced and text and not text[-1].rstrip().endswith((".", ";", ":"))
+                    and not (state["lines"] == 1 and _title(text[0]))):
+                continue  # the blank line after each printed line: the sentence goes on
             if not line.strip() or _SUPPRESSION.match(line):
                 close()
                 continue
@@ -152,7 +208,7 @@ def _paragraphs(pages: list[list[str]], paged: bool):
             heading = _HEADING.match(line)
             if heading:
                 close()
-                add(heading.group(2), number, heading.start(2) + 1, page)
+                add(_closing_hashes(heading.group(2)), number, heading.start(2) + 1, page)
                 state["heading"] = True
                 close()
                 continue

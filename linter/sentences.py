@@ -24,8 +24,15 @@ def _sentence(text: str, starts: tuple, i: int) -> str:
 
 def sentence_at(text: str, offset: int) -> str:
     """The sentence of `text` that holds character `offset`."""
+    start, end = sentence_span(text, offset)
+    return text[start:end]
+
+
+def sentence_span(text: str, offset: int) -> tuple[int, int]:
+    """(start, end) of the sentence of `text` that holds character `offset`."""
     starts = _starts(text)
-    return _sentence(text, starts, bisect_right(starts, offset) - 1)
+    i = bisect_right(starts, offset) - 1
+    return starts[i], starts[i + 1] if i + 1 < len(starts) else len(text)
 
 
 def per_sentence(pattern: re.Pattern, text: str):

@@ -99,7 +99,7 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 MEASURE = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
+    r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
     r"|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|ms\b|µs\b|us\b|days?\b|weeks?\b"
     r"|(?:GPU|accelerator|node|server|instance)s?\b|kW\b|MW\b|USD\b|EUR\b|GBP\b)"
     r"|[$€£]\s?\d",
@@ -115,7 +115,8 @@ REMEDY = re.compile(
 _NUMBER_PREFIX = re.compile(r"^\s*(?:(?:section|clause|article|§)\s*)?(?:\d+(?:\.\d+)*[.)]?|\([a-z0-9]{1,4}\))\s+", re.IGNORECASE)
 _DEFINITION = re.compile(
     r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
-    r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as|is\s+deemed|are\s+deemed)\b"
+    r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"
+    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is|are)\s+deemed\b"
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
 )
 _RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
@@ -177,7 +178,7 @@ class Parts:
 
     def describe(self) -> str:
         """'it has a date but no number with a unit and no remedy' and the like."""
-        names = (("a date", self.date), ("a number with a unit", self.measure), ("a remedy", self.remedy))
+        names = (("a date", self.date), ("a number with a unit", self.measure), ("a remedy for the customer", self.remedy))
         has = [n for n, present in names if present]
         lacks = [n.replace("a ", "no ", 1) for n, present in names if not present]
         if not has:
@@ -189,8 +190,37 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def parts(text: str) -> Parts:
-    return Parts(bool(DATE.search(text)), bool(MEASURE.search(text)), bool(REMEDY.search(text)))
+def parts(text: str, who=None) -> Parts:
+    """What a text states: a date, a figure, a remedy that favours the customer (`who`: the parties)."""
+    remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text)) if who is not None else bool(REMEDY.search(text))
+    return Parts(bool(DATE.search(text)), bool(MEASURE.search(text)), remedy)
+
+
+_VENDOR_RIGHT = re.compile(r"terminat|suspend", re.IGNORECASE)
+_PAYS = re.compile(r"\bpa(?:y|ys|id)\b", re.IGNORECASE)
+
+
+def favours_customer(text: str, match: re.Match, who) -> bool:
+    """Whether the remedy words `match` give the customer something: a termination or suspension
+    right only when the customer (or either party) holds it ("Provider may terminate your instances"
+    is the vendor's remedy, not the buyer's); a credit, refund or damages unless the vendor merely
+    may grant it or the customer is the one who pays."""
+    from clusterlint.obligations import read_at
+
+    reading = read_at(text, match.start(), who)
+    if _VENDOR_RIGHT.match(match.group(0)):
+        return reading.obligor in ("customer", "both")
+    if reading.obligor == "vendor" and reading.modality == "permission":
+        return False
+    return not (reading.obligor == "customer" and reading.modality == "obligation" and _PAYS.search(text))
+
+
+def parties_of(contract):
+    """The contract's parties (see `clusterlint.obligations`)."""
+    from clusterlint.obligations import parties
+
+    return parties(contract)
+
 
 
 def first(contract, pattern: re.Pattern, kinds=("operative",)):
@@ -215,7 +245,7 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
 
 
 _HOURLY = re.compile(
-    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
+    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?<![\d.])(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
     r"\s*(?:per|/|an?|each)\s*(?:GPU|accelerator)[\s-]?(?:hour|hr|h)\b",
     re.IGNORECASE,
 )

@@ -7,6 +7,7 @@ rule works on a YAML contract and on the vendor's own text (see `clusterlint.pro
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pydantic import Field
 
@@ -40,43 +41,90 @@ def _at(contract, *candidates):
 # ---------------------------------------------------------------- promises of effort and availability
 
 
+_ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
+
+
 @check(Phrases)
 def reasonable_effort_clause(review, params):
-    pattern = params.pattern
+    from clusterlint.obligations import is_noun_or_predicate, read_at
+
+    pattern, who = params.pattern, clauses.parties_of(review.contract)
     for item in texts(review.contract):
-        match = pattern.search(item.text) if item.kind == "operative" else None
-        if match is None:
+        if item.kind != "operative":
             continue
-        found = parts(item.text)
-        if found.firm:
-            continue  # a hard date or figure with a remedy: the effort words only add to it
-        words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
-        yield review.hit_words(
-            "Contract", item.path, match,
-            f"{item.label} promises only {words!r}: {found.describe()}; an effort promise cannot be enforced",
-        )
+        found = None
+        for match in pattern.finditer(item.text):
+            use = is_noun_or_predicate(item.text, match.start())
+            if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav")):
+                continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
+            reading = read_at(item.text, match.start(), who)
+            if use and _ACTION_WORD.match(match.group(0)) and reading.modality == "description":
+                continue  # a noun no modal governs: "any attempt to assign is void"
+            if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
+                continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+            if reading.modality == "aspiration" and reading.obligor == "none":
+                continue  # "connection attempts to the Instance fail": nobody aims at anything
+            found = found or parts(item.text, who)  # once per text: linear however many matches
+            if found.firm:
+                break  # a hard date or figure with the customer's remedy: the effort words only add to it
+            words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
+            yield _read(review.hit_words(
+                "Contract", item.path, match,
+                f"{item.label} is {reading.describe()} that promises only {words!r}: {found.describe()}; "
+                "an effort promise cannot be enforced",
+            ), reading)
+            break
+
+
+def _read(hit, reading):
+    """`hit` with the party and modal it was read from as evidence."""
+    return replace(hit, evidence=(*hit.evidence, *reading.as_evidence()))
 
 
 _EXTRA_CAPACITY = re.compile(
-    r"\b(?:additional|extra|further|excess|beyond|burst\w*|on-demand|over\s+and\s+above|more\s+than\s+the\s+(?:reserved|committed|contracted))\b",
+    r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
+    re.IGNORECASE,
+)
+_RESERVATION = re.compile(
+    r"\b(?:reserved|committed|contracted|dedicated)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"|\breserv(?:es?|ing|ation)\b[^.;]{0,60}?\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b",
+    re.IGNORECASE,
+)
+_CAPACITY = re.compile(
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|inventory|resources?|machines?|compute)\b", re.IGNORECASE
+)
+_NOT_CAPACITY = re.compile(
+    r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
+    r"|\bon[\s-]demand\b|\bspot\b|\bpre-?emptible\b|\binterruptible\b",
     re.IGNORECASE,
 )
 
 
 @check(Phrases)
 def subject_to_availability(review, params):
-    pattern = params.pattern
-    for item in texts(review.contract):
+    pattern, contract = params.pattern, review.contract
+    reserved = None
+    for item in texts(contract):
         if item.kind != "operative":
             continue
         for match, sentence in per_sentence(pattern, item.text):
+            if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
+                continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             if _EXTRA_CAPACITY.search(sentence):
-                continue  # capacity on top of a firm reservation may fairly depend on availability
+                if reserved is None:
+                    reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
+                if reserved:
+                    continue  # capacity on top of a firm reservation may fairly depend on availability
+            from clusterlint.obligations import read_at
+
+            reading = read_at(item.text, match.start(), clauses.parties_of(contract))
             words = " ".join(match.group(0).split())
-            yield review.hit_words(
+            yield _read(review.hit_words(
                 "Contract", item.path, match,
-                f"{item.label} makes capacity {words!r}: the vendor may never provide it; reserve the accelerators by count and date",
-            )
+                f"{item.label} is {reading.describe()} that makes capacity {words!r}: the vendor may never provide it; "
+                "reserve the accelerators by count and date",
+            ), reading)
             break
 
 
@@ -94,9 +142,11 @@ def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
+        credits = None
         for match, sentence in per_sentence(_SOLE_REMEDY, item.text):
             before = item.text[max(0, match.start() - 40) : match.start()]
-            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not _CREDIT.search(item.text):
+            credits = bool(_CREDIT.search(item.text)) if credits is None else credits  # once per text
+            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not credits:
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
@@ -125,8 +175,10 @@ def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
+        degraded = None
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
-            if not _DOWNTIME.search(sentence) or _DEGRADED.search(item.text):
+            degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
+            if not _DOWNTIME.search(sentence) or degraded:
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
@@ -148,13 +200,27 @@ _DELIVERY = re.compile(
 @check(Params)
 def no_delivery_date(review, params):
     contract = review.contract
-    if contract.spec.delivery.date is not None or next(sentences_with(contract, _DELIVERY, DATE), None):
+    if contract.spec.delivery.date is not None or _promised(contract, _DELIVERY, DATE):
         return
     yield _missing(
         review,
         "the contract names no delivery date: without one the vendor can deliver late, or never, at no cost",
         ("spec", "delivery"),
     )
+
+
+def _promised(contract, *patterns) -> bool:
+    """Whether one sentence holds all `patterns` under the vendor's obligation ("Provider shall
+    deliver ... by 2027-03-01", "The Cluster will be handed over on ..."): a date near a word like
+    "Commission" in a recital-like description is no delivery promise."""
+    from clusterlint.obligations import read_at
+
+    who = clauses.parties_of(contract)
+    for item, match in sentences_with(contract, *patterns):
+        reading = read_at(item.text, match.start(), who)
+        if reading.obligor in ("vendor", "none") and reading.modality in ("obligation", "aspiration"):
+            return True
+    return False
 
 
 _PERFORMANCE = re.compile(
@@ -167,7 +233,7 @@ _FIGURE = re.compile(r"^\s*\d+(?:\.\d+)?\s*[^\d\s].*$")
 @check(Params)
 def no_performance_guarantee(review, params):
     contract = review.contract
-    for i, item in enumerate(contract.spec.performance):
+    for i, item in enumerate(contract.spec.performance):  # every entry, whatever the order: one good entry excuses no bad one
         if not _FIGURE.match(item.value):
             yield review.hit("Contract", ("spec", "performance", i, "value"),
                              f"performance commitment {item.metric!r} is {item.value!r}: not a number with a unit, so it cannot be checked")
@@ -175,8 +241,6 @@ def no_performance_guarantee(review, params):
             yield review.hit("Contract", ("spec", "performance", i),
                              f"performance commitment {item.metric!r} of {item.value} names no measurement method, so it cannot be checked",
                              key=True)
-        else:
-            return
     if contract.spec.performance:
         return
     for item, match in sentences_with(contract, _PERFORMANCE, MEASURE):
@@ -248,7 +312,12 @@ def no_replacement_sla(review, params):
     )
 
 
-_ACCEPTANCE = re.compile(r"\bacceptance(?:[\s-]+(?:test\w*|criteria|procedure|period))?\b|\bburn[\s-]?in\b", re.IGNORECASE)
+# an acceptance test of the delivered systems; "acceptance of these Terms" is consent to a contract
+_ACCEPTANCE = re.compile(
+    r"\bacceptance[\s-]+(?:test\w*|criteria|procedure|period|certificate)\b|\bburn[\s-]?in\b"
+    r"|\baccept(?:ance\s+of|s?)\s+(?:the\s+|each\s+|any\s+)?(?:cluster|nodes?|systems?|hardware|delivery|servers?|capacity)\b",
+    re.IGNORECASE,
+)
 
 
 @check(Params)
@@ -266,7 +335,8 @@ def no_acceptance_test(review, params):
 
 _TERMINATION = re.compile(
     r"\bterminat\w*[^.;]{0,80}\bfor\s+(?:its\s+|the\s+customer['’]s\s+)?convenience\b|\bfor\s+convenience\b[^.;]{0,60}\bterminat\w*"
-    r"|\bterminat\w*[^.;]{0,80}\b(?:upon|on|with|by\s+giving)\s+(?:at\s+least\s+)?(?:\w+\s+\()?\d+\)?\s+(?:days|months)['’]?\s+(?:prior\s+)?(?:written\s+)?notice",
+    r"|\bterminat\w*[^.;]{0,80}\b(?:upon|on|with|by\s+giving)\s+(?:at\s+least\s+)?(?:\w+\s+\()?\d+\)?\s+(?:days|months)['’]?\s+(?:prior\s+)?(?:written\s+)?notice"
+    r"|\bterminat\w*[^.;]{0,80}\bat\s+any\s+time\b|\bat\s+any\s+time\b[^.;]{0,40}\bterminat\w*",
     re.IGNORECASE,
 )
 _EXPORT = re.compile(
@@ -275,12 +345,27 @@ _EXPORT = re.compile(
 )
 
 
+def _customer_may_terminate(contract) -> bool:
+    """A clause lets the customer (or either party) end the contract at will: for convenience, at
+    any time or on notice. "Provider may terminate at any time" is no exit for the buyer."""
+    from clusterlint.obligations import read_at
+
+    who = clauses.parties_of(contract)
+    for item in texts(contract):
+        if item.kind == "operative":
+            for match in _TERMINATION.finditer(item.text):
+                reading = read_at(item.text, match.start(), who)
+                if reading.obligor in ("customer", "both", "none") and reading.modality != "prohibition":
+                    return True
+    return False
+
+
 @check(Params)
 def no_exit_terms(review, params):
     contract = review.contract
     exit_terms = contract.spec.exit
     missing = []
-    if not exit_terms.termination_for_convenience and not clauses.first(contract, _TERMINATION):
+    if not exit_terms.termination_for_convenience and not _customer_may_terminate(contract):
         missing.append("no termination for convenience")
     if not exit_terms.data_export and not clauses.first(contract, _EXPORT):
         missing.append("no data export")
@@ -305,12 +390,22 @@ _LINE_WORDS = {
         "egress": r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b",
     }.items()
 }
-_COVERED = re.compile(
-    r"\binclud\w*|\bbundled\b|\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bno\s+charge\b"
-    r"|[$€£]\s?\d|\b\d[\d.,]*\s?(?:USD|EUR|GBP)\b",
+# An amount of money: a number starts only where no digit, dot or comma precedes it, so a 20 KB
+# run of "1,2,3,..." is read once (linear), not once per digit (quadratic).
+_MONEY = r"(?:[$€£]\s?\d|(?<![\d.,])\d[\d.,]*\s?(?:USD|EUR|GBP)\b)"
+# A price of compute or of a cost line: money per unit of time or of capacity ("2.10 USD per
+# GPU-hour", "$0.08/GB-month", "EUR 400 per node per month"). An invoicing threshold ("invoices
+# under 20,000 USD") or a liability cap ("limited to 5,000 USD") is an amount, not a price.
+_PRICE = re.compile(
+    _MONEY + r"[\d.,]*\s?(?:USD|EUR|GBP)?\s?(?:per|/|an?|each)\s?(?:[\w-]{1,20}[\s-]){0,2}?"
+    r"(?:hours?|hrs?|h|months?|mo|days?|weeks?|years?|gpus?|accelerators?|nodes?|instances?|servers?|[kMGTP]i?B)\b",
     re.IGNORECASE,
 )
-_PRICE = re.compile(r"[$€£]\s?\d|\b\d[\d.,]*\s?(?:USD|EUR|GBP)\b", re.IGNORECASE)
+_COVERED = re.compile(
+    r"\binclud\w*|\bbundled\b|\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bno\s+charge\b|"
+    + _PRICE.pattern,
+    re.IGNORECASE,
+)
 
 
 @check(Params)

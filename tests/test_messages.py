@@ -15,13 +15,16 @@ MESSAGES = {
     "ACC004": 'assumed MFU 0.75 is above 0.6: about 0.5 is already excellent for multi-node training, so time and cost estimates are too optimistic',
     "ACC005": "the workload asks for 64 accelerators (placement.accelerators); pool 'inference' has 8 (2 nodes x 4 L40S): the job cannot start as planned",
     "CON001": [
-        "clause 4.2 promises only 'commercially reasonable efforts': it has a date but no number with a unit and no remedy; an effort promise cannot be enforced",
-        "clause 4.3 promises only 'ENDEAVOUR': it has no date, no number with a unit and no remedy; an effort promise cannot be enforced",
+        "clause 4.2 is a vendor obligation (\"Provider\" + \"will\") that promises only 'commercially reasonable efforts': it has a date "
+        "but no number with a unit and no remedy for the customer; an effort promise cannot be enforced",
+        "clause 4.3 is a vendor obligation (\"Provider\" + \"will\") that promises only 'ENDEAVOUR': it has no date, no number "
+        "with a unit and no remedy for the customer; an effort promise cannot be enforced",
     ],
     "CON002": 'the contract names no delivery date: without one the vendor can deliver late, or never, at no cost',
     "CON003": "performance commitment 'inter_node_bandwidth' is 'industry-leading': not a number with a unit, so it cannot be checked",
     "CON004": 'delivery date 2027-01-15 has no remedy if missed (late_remedy: a credit, fee suspension or termination)',
-    "CON005": "clause 2.1 makes capacity 'subject to availability': the vendor may never provide it; reserve the accelerators by count and date",
+    "CON005": "clause 2.1 is a vendor obligation (\"Provider\" + \"will\") that makes capacity 'subject to availability': the vendor "
+    "may never provide it; reserve the accelerators by count and date",
     "CON006": "clause 7.4 makes service credits the 'sole and exclusive remedy': a long outage earns a few percent of a month's fee and nothing more",
     "CON007": "clause 1.3 counts downtime only as loss of connectivity ('external connectivity'): a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
     "CON008": 'the contract commits to inter_node_bandwidth 1600Gbps, 50% of the 3.2 Tbps the cluster advertises (8 x 400 Gbps per node); below 80% the rest is a promise the contract does not make',

@@ -60,7 +60,7 @@ def test_utf8_bom_and_markdown_emphasis(tmp_path):
     path = tmp_path / "terms.md"
     path.write_bytes("\ufeff## 3. Service\n\n3.1 Provider will use **best\nefforts** to keep nodes up.\n".encode("utf-8"))
     found = [f for f in check_json(str(path))["findings"] if f["rule"] == "CON001"]
-    assert [(f["line"], f["column"], f["message"].split(":")[0]) for f in found] == [(3, 25, "clause 3.1 promises only 'best efforts'")]
+    assert [(f["line"], f["column"], f["message"].split(":")[0]) for f in found] == [(3, 25, 'clause 3.1 is a vendor obligation ("Provider" + "will") that promises only \'best efforts\'')]
 
 
 def test_empty_file_is_a_clear_error(tmp_path):

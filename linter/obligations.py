@@ -1,0 +1,237 @@
+"""Who promises what: the obligor, the modality and the polarity of a contract sentence.
+
+A contracts reviewer reads "Provider will use reasonable efforts" and "Customer shall not attempt
+to" differently: the first is the vendor's (weak) promise, the second the customer's prohibition.
+This module makes that reading for the contract rules, deterministically and with words a finding
+can quote:
+
+- the **parties**: the vendor ("Provider", "Vendor", "Supplier", we/us/our, and the names the
+  document gives it: `Northwind Compute ("Provider")`) and the customer ("Customer", "Client",
+  "Licensee", you/your, and its defined names); the user can add names in the contract's
+  `parties:` (or the configuration's `parties:`);
+- the **modal** that governs some words: the last modal verb before them in their sentence
+  ("shall", "will", "must", "agrees to", "undertakes to" = obligation; "may", "can" = permission;
+  "shall not", "may not", "must not", "agrees not to", "cannot" = prohibition; "strives/aims/
+  endeavours/attempts to" with no modal = aspiration; none = description), unless the words sit in
+  a leading condition ("If you attempt to ..., we may ...");
+- the **obligor**: the party named at the head of that modal's subject ("Customer will ...",
+  "Your account ...", "Either party may ..." = both), or the agent of a passive ("... will be
+  answered by Provider's engineers").
+
+Every step is a bounded regular expression or a scan of the sentence: time is linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from clusterlint.sentences import sentence_span
+
+VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "lessor", "contractor", "we", "us", "our", "ours")
+CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "you", "your", "yours")
+_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
+
+_MODAL = re.compile(
+    r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|do(?:es)?\s+not\s+attempt|"
+    r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
+    r"|\b(?P<must>shall|will|must|agrees?\s+to|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
+    r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
+    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets|(?:is|are)\s+(?:striving|aiming|endeavou?ring))\b(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
+    re.IGNORECASE,
+)
+_MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
+# a leading condition: "If you attempt to exceed your quota, we may ..."
+_CONDITION = re.compile(r"^\W{0,3}(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
+_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
+_PASSIVE = re.compile(r"\s+be\s+(?:made\s+)?\w+(?:ed|en|t)\b", re.IGNORECASE)  # "will be provisioned", no agent named
+_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
+
+
+_REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
+
+
+@dataclass(frozen=True)
+class Parties:
+    """The names each party goes by, lower-case, and one pattern that finds any of them."""
+
+    vendor: frozenset
+    customer: frozenset
+
+    @property
+    def pattern(self) -> re.Pattern:
+        return _party_pattern(self.vendor, self.customer)
+
+    def party(self, name: str) -> str:
+        key = " ".join(name.lower().split()).removesuffix("'s").removesuffix("’s")
+        return "vendor" if key in self.vendor else "customer" if key in self.customer else "none"
+
+
+@lru_cache(maxsize=64)
+def _party_pattern(vendor: frozenset, customer: frozenset) -> re.Pattern:
+    names = sorted(vendor | customer, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in names) + r")(?:['’]s)?(?![\w-])", re.IGNORECASE)
+
+
+# `Northwind Compute Ltd ("Provider")`, `Acme, Inc. (the "Customer")`: a name and the role it is given
+_DEFINED_AS = re.compile(
+    r"(?P<name>[A-Z][\w&.-]{0,40}(?:[ \t,]{1,2}[A-Z][\w&.-]{0,40}){0,4})[ \t]{0,3}\((?:the[ \t]{1,3})?[\"“'‘](?P<role>[A-Za-z]{2,20})[\"”'’]",
+)
+
+
+def parties(contract, extra: dict | None = None) -> Parties:
+    """The parties of `contract`: the usual role words, the names its own text defines, and the
+    names the user gave (`spec.parties`, then `extra` from the configuration)."""
+    vendor, customer = set(VENDOR_WORDS), set(CUSTOMER_WORDS)
+    for clause in contract.spec.clauses:
+        for match in _DEFINED_AS.finditer(clause.text):
+            role = match.group("role").lower()
+            side = vendor if role in vendor else customer if role in customer else None
+            if side is not None:
+                side.add(" ".join(match.group("name").split()).strip(", ").lower())
+    subject = _usual_subject(contract, vendor | customer)
+    if subject:
+        vendor.add(subject)
+    for given in (getattr(contract.spec, "parties", None), extra):
+        if given is None:
+            continue
+        names = given if isinstance(given, dict) else given.model_dump()
+        vendor.update(" ".join(n.split()).lower() for n in names.get("vendor") or ())
+        customer.update(" ".join(n.split()).lower() for n in names.get("customer") or ())
+    return Parties(frozenset(vendor), frozenset(customer - vendor))
+
+
+# a capitalised name right before a modal: "Nimbus will", "Northwind Compute shall"
+_NAMED_SUBJECT = re.compile(r"\b([A-Z][\w&-]{1,30}(?:[ \t][A-Z][\w&-]{1,30}){0,2})[ \t]+(?:shall|will|must|may|agrees|undertakes)\b")
+_NOT_A_NAME = re.compile(r"(?i:the|this|these|that|those|each|any|all|such|no|if|where|when|service|services|agreement|terms|order|fees?|customer)\b")
+
+
+def _usual_subject(contract, known: set) -> str | None:
+    """The name the document uses most often as the subject of a modal, when it is no known party
+    and is used at least twice: the vendor's own paper is mostly about what the vendor does."""
+    counts: dict[str, int] = {}
+    for clause in contract.spec.clauses:
+        for match in _NAMED_SUBJECT.finditer(clause.text):
+            name = " ".join(match.group(1).split()).lower()
+            if name not in known and not _NOT_A_NAME.match(name):
+                counts[name] = counts.get(name, 0) + 1
+    best = max(counts.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+    return best[0] if best and best[1] >= 2 else None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How some words of a sentence read: who is bound, how, and the words that say so."""
+
+    obligor: str  # vendor | customer | both | none
+    modality: str  # obligation | permission | prohibition | aspiration | description | condition
+    subject: str  # the words read as the obligor ("Provider", "you"); "" when none
+    modal: str  # the modal words read ("shall not", "may"); "" when none
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return self.obligor, self.modality
+
+    def describe(self) -> str:
+        """'a vendor obligation ("Provider" + "will")' and the like, for messages."""
+        who = {"vendor": "vendor", "customer": "customer", "both": "mutual", "none": "unattributed"}[self.obligor]
+        words = " + ".join(f'"{w}"' for w in (self.subject, self.modal) if w)
+        return f"a {who} {self.modality}" + (f" ({words})" if words else "")
+
+    def as_evidence(self) -> tuple[str, ...]:
+        return (f"obligor: {self.obligor}" + (f" (read from {self.subject!r})" if self.subject else ""),
+                f"modality: {self.modality}" + (f" (read from {self.modal!r})" if self.modal else ""))
+
+
+def read_at(text: str, offset: int, who: Parties) -> Reading:
+    """The reading of the words at `offset` of `text`, from the sentence that holds them."""
+    start, end = sentence_span(text, offset)
+    start, end = max(start, offset - _REACH), min(end, offset + _REACH)  # bounded: linear however long the sentence
+    sentence = text[start:end]
+    at = offset - start
+    condition = _CONDITION.match(sentence)
+    if condition and at < condition.end() and "," in sentence[condition.end() : condition.end() + 1]:
+        subject = _subject(sentence, condition.start() + 3, at, who)
+        return Reading(subject[0], "condition", subject[1], "")
+    governing = previous = None
+    for match in _MODAL.finditer(sentence):
+        if match.start() > at:
+            break
+        previous, governing = governing, match
+    if governing is not None and governing.lastgroup == "aim" and previous is not None \
+            and previous.end() >= _clause_start(sentence, governing.start()):
+        governing = previous  # "will strive to": the modal, not the verb it governs
+    if governing is None:
+        obligor, subject = _subject(sentence, 0, max(at, 60), who)
+        return Reading(obligor, "description", subject, "")
+    kind = governing.lastgroup
+    lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
+    obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start())), governing.start(), who)
+    agent = _PASSIVE_AGENT.match(sentence, governing.end())
+    if agent:
+        named = who.pattern.match(sentence, agent.end())
+        if named:
+            obligor, subject = who.party(named.group(0)), named.group(0)
+    elif obligor == "none" and kind == "must" and _PASSIVE.match(sentence, governing.end()):
+        obligor, subject = "vendor", "a passive: the vendor performs"
+    return Reading(obligor, _MODALITY[kind], subject, " ".join(governing.group(0).split()))
+
+
+def read(text: str, who: Parties) -> Reading:
+    """The reading of a sentence's main clause (after a leading condition)."""
+    condition = _CONDITION.match(text)
+    start = condition.end() + 1 if condition and text[condition.end() : condition.end() + 1] == "," else 0
+    first = _MODAL.search(text, start)
+    return read_at(text, first.start() if first else start, who)
+
+
+def _clause_start(sentence: str, end: int) -> int:
+    """Where the clause that ends at `end` begins: after the last break before it (bounded look-back)."""
+    lo = max(0, end - 200)
+    start = lo
+    for match in _CLAUSE_BREAK.finditer(sentence, lo, end):
+        start = match.end()
+    return start
+
+
+def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, str]:
+    """(party, words) named at the head of sentence[start:end]: the first party name or 'either party'."""
+    window = sentence[start:end]
+    both = _BOTH.search(window)
+    named = who.pattern.search(window)
+    if both and (named is None or both.start() <= named.start()):
+        return "both", " ".join(both.group(0).split())
+    if named is None or named.start() > 60:
+        return "none", ""
+    head = window[: named.start()]
+    if re.search(r"\b(?:by|to|of|for|with|from)\s+$", head, re.IGNORECASE) or re.search(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", head, re.IGNORECASE):
+        return "none", ""
+    return who.party(named.group(0)), " ".join(named.group(0).split())
+
+
+_NOUN = re.compile(r"\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported)\s+(?:(?:other|further|purported|such)\s+)?$", re.IGNORECASE)
+_PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def is_noun_or_predicate(text: str, offset: int) -> str | None:
+    """'a noun' when the words at `offset` are used as a noun ("any attempt to assign"), 'a condition'
+    when they are a predicate adjective ("(i) is commercially reasonable"), else None."""
+    before = text[max(0, offset - 30) : offset]
+    if _NOUN.search(before):
+        return "a noun"
+    if _PREDICATE.search(before):
+        return "a condition"
+    return None
+
+
+def analyse(contract, extra: dict | None = None) -> list[Reading]:
+    """The reading of each clause's main clause (a definition or recital reads as itself)."""
+    from clusterlint.rules.clauses import kind_of
+
+    who = parties(contract, extra)
+    out = []
+    for clause in contract.spec.clauses:
+        kind = clause.kind or kind_of(clause.text)
+        out.append(Reading("none", kind, "", "") if kind != "operative" else read(clause.text, who))
+    return out

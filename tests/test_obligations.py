@@ -1,0 +1,202 @@
+"""Who promises what: the contract rules read the obligor and the modal, not just the words.
+
+Each false-positive shape of real vendor paper stays silent; each true shape fires with a message
+that names the party and the modal read. Sentences are written for these tests, in vendors' shapes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterlint.models import Contract
+from clusterlint.obligations import parties, read, read_at
+from clusterlint.prose import load
+from clusterlint.rules.clauses import kind_of
+
+from conftest import check_json
+
+
+def _contract(*texts: str, **spec) -> Contract:
+    clauses = [{"ref": str(i), "text": t} for i, t in enumerate(texts, 1)]
+    return Contract(apiVersion="clusterlint/v1", kind="Contract", metadata={"name": "t"}, spec={"clauses": clauses, **spec})
+
+
+def _findings(tmp_path, text: str, name: str = "terms.txt", rule: str | None = None):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    found = check_json(str(path))["findings"]
+    return [f for f in found if rule is None or f["rule"] == rule]
+
+
+@pytest.mark.parametrize("text", [
+    "You may not attempt to manipulate the price of any instance.",
+    "Customer shall not, and shall not attempt to, derive the source code of the firmware.",
+    "You agree not to attempt to gain unauthorized access to the Service.",
+    "Any other attempt to assign this Agreement is void.",
+    "Provider may make commercially reasonable updates to the Service.",
+    "A change is permitted only where it (i) is commercially reasonable; and (ii) is notified in advance.",
+    "Customer will use commercially reasonable efforts to prevent unauthorized use of the Service.",
+    "Each party shall use reasonable efforts to mitigate its losses.",
+])
+def test_con001_is_silent_on_what_is_not_a_vendor_effort_promise(tmp_path, text):
+    assert _findings(tmp_path, f"1.1 {text}\n", rule="CON001") == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Provider will use commercially reasonable efforts to deliver the Cluster.",
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'commercially reasonable efforts\': it has no date, '
+     "no number with a unit and no remedy for the customer; an effort promise cannot be enforced"),
+    ("We strive to keep the Platform up 99.9% of the time.",
+     'clause 1.1 is a vendor aspiration ("We" + "strive") that promises only \'strive\': it has a number with a unit but no date and '
+     "no remedy for the customer; an effort promise cannot be enforced"),
+    # a remedy that favours the vendor is no remedy for the buyer
+    ("Provider will use reasonable efforts to restore service within 8 hours; if it does not, Provider may terminate the affected instances.",
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'reasonable efforts\': it has a number with a unit '
+     "but no date and no remedy for the customer; an effort promise cannot be enforced"),
+])
+def test_con001_names_party_and_modal(tmp_path, text, message):
+    found = _findings(tmp_path, f"1.1 {text}\n", rule="CON001")
+    assert [f["message"] for f in found] == [message]
+    assert found[0]["evidence"][-2].startswith("obligor: vendor (read from ")
+
+
+def test_a_customer_remedy_makes_an_effort_promise_firm(tmp_path):
+    text = ("1.1 Provider shall deliver 256 GPUs by 2027-02-01, and for each day of delay Customer shall receive a credit of 2% "
+            "of the monthly fees; Provider will also use reasonable efforts to deliver sooner.\n")
+    assert _findings(tmp_path, text, rule="CON001") == []
+
+
+def test_con005_reads_capacity_not_warranty_boilerplate(tmp_path):
+    text = ('1.1 THE SERVICE IS PROVIDED "AS IS" AND "AS AVAILABLE", WITHOUT WARRANTY OF ANY KIND.\n\n'
+            "1.2 Further details of the maintenance schedule will be published when available.\n\n"
+            "1.3 Provider will supply the 512 accelerators in the Order Form, subject to capacity availability.\n")
+    assert [f["message"] for f in _findings(tmp_path, text, rule="CON005")] == [
+        'clause 1.3 is a vendor obligation ("Provider" + "will") that makes capacity \'subject to capacity availability\': the vendor '
+        "may never provide it; reserve the accelerators by count and date"
+    ]
+
+
+def test_con005_extra_capacity_is_exempt_only_beside_a_reservation(tmp_path):
+    extra = "1.1 Additional nodes will be provided subject to availability.\n"
+    assert len(_findings(tmp_path, extra, rule="CON005")) == 1  # no reservation anywhere: nothing is firm
+    reserved = extra + "\n1.2 Provider reserves 64 nodes for Customer from 2027-01-15.\n"
+    assert _findings(tmp_path, reserved, rule="CON005") == []
+
+
+def test_acceptance_of_the_terms_is_no_acceptance_test(tmp_path):
+    text = "1.1 Continued use of the Service constitutes acceptance of the revised Terms.\n"
+    assert len(_findings(tmp_path, text, rule="REL003")) == 1
+    assert _findings(tmp_path, "1.1 Provider shall run a 72-hour burn-in test before handover.\n", rule="REL003") == []
+
+
+def test_a_date_beside_commission_is_no_delivery_date(tmp_path):
+    text = "1.1 Transfers are governed by Commission Implementing Decision (EU) 2021/914 of 4 June 2021.\n"
+    assert len(_findings(tmp_path, text, rule="CON002")) == 1
+    assert _findings(tmp_path, "1.1 Provider shall deliver the Cluster by 4 June 2027.\n", rule="CON002") == []
+
+
+def test_deemed_defines_only_a_term():
+    assert kind_of("When performing maintenance that is deemed critical, Provider will provide 24 hours' notice.") == "operative"
+    assert kind_of('"Critical Maintenance" is deemed to include firmware fixes.') == "definition"
+
+
+def test_invoicing_thresholds_and_liability_caps_are_not_prices(tmp_path):
+    text = ("1.1 Invoices under 20,000 USD are charged automatically.\n\n"
+            "1.2 Provider's liability is limited to 5,000 USD.\n")
+    assert _findings(tmp_path, text, rule="CST004") == []  # no price of compute: the rule does not apply
+    assert len(_findings(tmp_path, text + "\n1.3 GPUs cost 2.10 USD per GPU-hour.\n", rule="CST004")) == 1
+
+
+def test_termination_at_any_time_is_an_exit(tmp_path):
+    base = "1.1 Customer may export its data at any time.\n\n"
+    assert _findings(tmp_path, base + "1.2 Either party may terminate this Agreement at any time.\n", rule="LCK004") == []
+    assert len(_findings(tmp_path, base + "1.2 Provider may terminate this Agreement at any time.\n", rule="LCK004")) == 1
+
+
+def test_con003_reads_every_entry_whatever_the_order():
+    from clusterlint.engine import Review
+    from clusterlint.registry import builtin_rules
+
+    good = {"metric": "inter_node_bandwidth", "value": "3200Gbps", "method": "nccl-tests"}
+    bad = {"metric": "storage_read_bandwidth", "value": "fast"}
+    rule = builtin_rules()["CON003"]
+    for order in ([good, bad], [bad, good]):
+        hits = list(rule.function(Review(contract=_contract("x", performance=order)), rule.settings))
+        assert [h.message for h in hits] == ["performance commitment 'storage_read_bandwidth' is 'fast': not a number with a unit, so it cannot be checked"]
+
+
+def test_parties_come_from_the_parties_block_the_usual_subject_and_the_user():
+    contract = _contract('This Agreement is between Northwind Compute Ltd ("Provider") and Acme Labs (the "Customer").',
+                         "Zephyr will host the nodes.", "Zephyr will patch the nodes.", parties={"customer": ["Licensee"]})
+    who = parties(contract)
+    assert {"northwind compute ltd", "zephyr"} <= who.vendor and {"acme labs", "licensee"} <= who.customer
+    assert read("Acme Labs shall pay each invoice.", who).pair == ("customer", "obligation")
+    assert read("Licensee may not resell the capacity.", who).pair == ("customer", "prohibition")
+    assert read("If you attempt to exceed your quota, we may throttle you.", who).pair == ("vendor", "permission")
+    text = "Tickets will be answered by Provider's engineers."
+    assert read_at(text, text.index("answered"), who).pair == ("vendor", "obligation")
+
+
+def test_a_form_feed_does_not_shift_line_numbers(tmp_path):
+    clean = "1.1 Terms.\n\n1.2 Provider will use commercially reasonable efforts to deliver.\n"
+    fed = "1.1 Terms.\n\f\n1.2 Provider will use commercially reasonable efforts to deliver.\n"
+    place = [(f["line"], f["column"]) for f in _findings(tmp_path, clean, rule="CON001")]
+    assert place == [(3, 23)]
+    assert [(f["line"], f["column"]) for f in _findings(tmp_path, fed, rule="CON001")] == place
+
+
+CLEAN = """1. Service Levels
+
+1.1 Provider will use commercially reasonable efforts to make the reserved instances available by the start date.
+
+1.2 Any payments or credits under this Section shall constitute Customer's sole and exclusive remedy for Service Level failures.
+
+1.3 Committed Capacity will be made available to Customer subject to inventory availability.
+"""
+# the same terms as a PDF extractor writes them: a blank line after each printed line, words
+# hyphenated across lines, a running header and page numbers, a form feed between pages
+PDF_TEXT = """Northwind Compute - General Terms
+
+1. Service Levels
+
+1.1 Provider will use commercially reason-
+
+able efforts to make the reserved instances
+
+available by the start date.
+
+Page 1 of 2
+\fNorthwind Compute - General Terms
+
+1.2 Any payments or credits under this Section
+
+shall constitute Customer's sole and exclusive
+
+remedy for Service Level failures.
+
+1.3 Committed Capacity will be made avail-
+
+able to Customer subject to inventory availability.
+
+Page 2 of 2
+"""
+
+
+def _words(text: str, findings: list) -> list:
+    """(rule, clause ref in the message, the words at the finding) from each phrase finding."""
+    lines = text.split("\n")
+    out = []
+    for f in findings:
+        if f["rule"] in ("CON001", "CON005", "CON006", "CON007"):
+            line = lines[f["line"] - 1]
+            out.append((f["rule"], f["message"].split(" ")[1], line[f["column"] - 1 :].split()[0]))
+    return sorted(out)
+
+
+def test_pdf_extracted_text_gives_the_findings_of_its_clean_text(tmp_path):
+    clean = _words(CLEAN, _findings(tmp_path, CLEAN, "clean.txt"))
+    assert clean == [("CON001", "1.1", "commercially"), ("CON005", "1.3", "subject"), ("CON006", "1.2", "sole")]
+    assert _words(PDF_TEXT, _findings(tmp_path, PDF_TEXT, "extracted.txt")) == clean
+    doc = load(PDF_TEXT.encode(), "extracted.txt").documents[0]
+    assert [c["text"] for c in doc.data["spec"]["clauses"]][0] == (
+        "1.1 Provider will use commercially reasonable efforts to make the reserved instances available by the start date.")
