@@ -149,8 +149,7 @@ class Row:
 
 def compare(report, results, rank_by: str = "fit") -> list[Row]:
     """One row per result in `results` (quotes of a check report reviewed with the workload), best values marked, ranked."""
-    from clusterlint.rules import storage
-    from clusterlint.rules.common import inter_node_per_accelerator
+    from .sizing import inter_node_per_accelerator, storage_fit
 
     rows = []
     cards = report.scorecards()
@@ -160,11 +159,9 @@ def compare(report, results, rank_by: str = "fit") -> list[Row]:
         pool = review.cluster.spec.node_pools[est.model.training.throughput.allocation.pool_index if est.model else 0]
         figure = inter_node_per_accelerator(review, pool)
         headroom = None
-        stores = storage.shared_storage(review.cluster)
-        if stores and review.workload is not None:
+        if review.workload is not None:
             try:
-                need, _ = storage.required_storage(review.workload)
-                headroom = sum(s.capacity.value for _, s in stores) / need
+                headroom = storage_fit(review).headroom  # the stores STO002 judges, capped by their quotas
             except Skip:
                 pass
         findings = result.findings

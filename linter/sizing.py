@@ -220,6 +220,72 @@ def checkpoint_size(workload) -> Sourced:
     return Sourced(params * 14, f"{units.human(params, 'count')} x 14 bytes (weights + fp32 master + Adam moments)")
 
 
+def required_storage(workload) -> tuple[float, str]:
+    """Bytes the shared storage must hold for the workload (dataset + kept checkpoints) and how."""
+    spec = workload.spec
+    parts, total = [], 0.0
+    if spec.dataset is not None and spec.dataset.size is not None:
+        total += spec.dataset.size.value
+        parts.append(f"{units.human(spec.dataset.size.value, 'size')} dataset")
+    if spec.checkpoints is not None:
+        size = checkpoint_size(workload).value
+        total += size * spec.checkpoints.keep
+        parts.append(f"{spec.checkpoints.keep} x {units.human(size, 'size')} checkpoints")
+    if not parts:
+        raise Skip("the workload states no dataset size and no checkpoints")
+    return total, " + ".join(parts)
+
+
+def usable_capacity(store) -> tuple[float, str] | None:
+    """Bytes a project may fill and the field it comes from: the capacity, capped by a per-project quota."""
+    figures = [(f.value, name) for name, f in (("capacity", store.capacity), ("quota_per_project", store.quota_per_project)) if f is not None]
+    return min(figures) if figures else None
+
+
+@dataclass(frozen=True)
+class StorageFit:
+    """The shared storage that holds the workload's data, against what it must hold."""
+
+    need: float  # bytes of dataset + kept checkpoints
+    how: str
+    wanted: tuple  # the purposes the workload needs: datasets, checkpoints
+    stores: tuple  # (index, store, usable_capacity(store) or None) of the stores that may hold them
+
+    @property
+    def capacity(self) -> float:
+        return sum(u[0] for _, _, u in self.stores if u is not None)
+
+    @property
+    def unknown(self) -> list:
+        return [s.name for _, s, u in self.stores if u is None]
+
+    @property
+    def headroom(self) -> float | None:
+        """Capacity over need; None when a store that may hold the data states no size."""
+        return None if self.unknown else self.capacity / self.need
+
+
+def storage_fit(review) -> StorageFit:
+    """Skip when the workload states no data or no shared store may hold it."""
+    spec = review.workload.spec
+    need, how = required_storage(review.workload)
+    wanted = tuple(p for p, part in (("datasets", spec.dataset and spec.dataset.size), ("checkpoints", spec.checkpoints)) if part is not None)
+    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or set(s.purpose) & set(wanted)]
+    if not stores:
+        raise Skip(f"the cluster has no shared storage for {' or '.join(wanted)} (see STO004)")
+    return StorageFit(need, how, wanted, tuple((i, s, usable_capacity(s)) for i, s in stores))
+
+
+def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
+    """Advertised inter-node bits/s per accelerator and how it was computed, or None if unstated."""
+    inter = review.cluster.spec.network.inter_node
+    if inter is None or inter.nic_speed is None or inter.nics_per_node == 0:
+        return None
+    per = inter.nics_per_node * inter.nic_speed.value / pool.accelerator.count
+    how = f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} / {pool.accelerator.count} accelerators"
+    return per, how
+
+
 @dataclass(frozen=True)
 class CheckpointStall:
     """Seconds training idles writing one checkpoint, and the share of time that costs."""

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict
 
 from clusterlint import sizing, units
 from clusterlint.engine import PartSkip, Skip
-from clusterlint.sizing import PRECISION_BYTES, ceil, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+from clusterlint.sizing import PRECISION_BYTES, ceil, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
 
 
 class Params(BaseModel):
@@ -87,16 +87,6 @@ def dense_tflops(review, pool, dtype: str) -> tuple[float, str]:
     if not value:
         raise Skip(f"neither the catalog nor the spec gives dense {dtype} TFLOPS for {facts.id}")
     return value, facts.cite("compute", dtype)
-
-
-def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
-    """Advertised inter-node bits/s per accelerator and how it was computed, or None if unstated."""
-    inter = review.cluster.spec.network.inter_node
-    if inter is None or inter.nic_speed is None or inter.nics_per_node == 0:
-        return None
-    per = inter.nics_per_node * inter.nic_speed.value / pool.accelerator.count
-    how = f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} / {pool.accelerator.count} accelerators"
-    return per, how
 
 
 def checkpoint_size(workload) -> tuple[float, str]:

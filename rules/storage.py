@@ -45,42 +45,15 @@ class Headroom(Params):
     min_ratio: float = Field(1.25, ge=1, description="Capacity needed as a multiple of the data it must hold.")
 
 
-def required_storage(workload) -> tuple[float, str]:
-    spec = workload.spec
-    parts, total = [], 0.0
-    if spec.dataset is not None and spec.dataset.size is not None:
-        total += spec.dataset.size.value
-        parts.append(f"{units.human(spec.dataset.size.value, 'size')} dataset")
-    if spec.checkpoints is not None:
-        size, _ = checkpoint_size(workload)
-        total += size * spec.checkpoints.keep
-        parts.append(f"{spec.checkpoints.keep} x {units.human(size, 'size')} checkpoints")
-    if not parts:
-        raise Skip("the workload states no dataset size and no checkpoints")
-    return total, " + ".join(parts)
-
-
-def usable_capacity(store) -> tuple[float, str] | None:
-    """Bytes a project may fill and the field it comes from: the capacity, capped by a per-project quota."""
-    figures = [(f.value, name) for name, f in (("capacity", store.capacity), ("quota_per_project", store.quota_per_project)) if f is not None]
-    return min(figures) if figures else None
-
-
 @check(Headroom)
 def insufficient_storage_headroom(review, params):
     spec = review.workload.spec
-    need, how = required_storage(review.workload)
-    wanted = [p for p, part in (("datasets", spec.dataset and spec.dataset.size), ("checkpoints", spec.checkpoints)) if part is not None]
-    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or set(s.purpose) & set(wanted)]
-    if not stores:
-        raise Skip(f"the cluster has no shared storage for {' or '.join(wanted)} (see STO004)")
-    usable = [(i, s, usable_capacity(s)) for i, s in stores]
-    capacity = sum(u[0] for _, _, u in usable if u is not None)
+    fit = sizing.storage_fit(review)
+    need, how, wanted, usable, capacity = fit.need, fit.how, fit.wanted, fit.stores, fit.capacity
     if capacity >= params.min_ratio * need:
         return
-    unknown = [s.name for _, s, u in usable if u is None]
-    if unknown:
-        raise Skip(f"storage {', '.join(map(repr, unknown))} states no capacity or quota_per_project")
+    if fit.unknown:
+        raise Skip(f"storage {', '.join(map(repr, fit.unknown))} states no capacity or quota_per_project")
     i, _, (_, field) = usable[0]
     evidence = tuple(
         f"{s.name!r}: {units.human(u[0], 'size')} ({u[1].replace('_', ' ')}; holds {', '.join(s.purpose) if s.purpose else 'anything, purpose not stated'})"
@@ -89,7 +62,7 @@ def insufficient_storage_headroom(review, params):
     if spec.checkpoints is not None:
         evidence += (f"checkpoint size: {checkpoint_size(review.workload)[1]}",)
     yield review.hit(
-        "Cluster", ("spec", "storage", i, field) if len(stores) == 1 else ("spec", "storage"),
+        "Cluster", ("spec", "storage", i, field) if len(usable) == 1 else ("spec", "storage"),
         f"shared storage for {' and '.join(wanted)} holds {units.human(capacity, 'size')} but needs {params.min_ratio:g} x ({how}) = "
         f"{units.human(params.min_ratio * need, 'size')}",
         evidence=evidence,

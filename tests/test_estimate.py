@@ -8,7 +8,9 @@ import math
 import re
 from html.parser import HTMLParser
 
-from conftest import SPECS, run_cli
+import pytest
+
+from conftest import SPECS, check_json, run_cli
 from clusterlint.catalog import load
 
 WORKLOAD = str(SPECS / "llama70b-pretrain.yaml")
@@ -145,3 +147,45 @@ def test_check_html_for_a_single_quote():
     page.feed(html)
     text = "".join(page.text)
     assert code == 1 and "clusterlint review" in text and "NET004 no-rdma-fabric" in text and "Skipped rules" in text
+
+
+STORAGE_QUOTE = """apiVersion: clusterlint/v1
+kind: Cluster
+metadata: {name: storage-shapes, vendor: Fixture Cloud, offering: rent}
+spec:
+  node_pools:
+    - {name: gpu, count: 4, spares: 0, accelerator: {model: H100-SXM, count: 8}, cpu: {sockets: 2, cores_per_socket: 56}, memory: 2TB, local_storage: []}
+  network:
+    intra_node: {fabric: nvlink}
+    inter_node: {fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}
+  storage:
+{stores}
+  software: {orchestrator: slurm, root_access: true}
+"""
+
+
+@pytest.mark.parametrize("stores, headroom", [
+    # 10 TB dataset + 5 x 7B x 14 B checkpoints = 10 TB + 490 GB = 10.49 TB to hold
+    ("    - {name: lfs, type: lustre, capacity: 20.98TB, purpose: [datasets, checkpoints]}", 2.0),
+    # a home store for code does not hold the data; an archive tier is not working storage
+    ("    - {name: lfs, type: lustre, capacity: 10.49TB, purpose: [datasets, checkpoints]}\n"
+     "    - {name: home, type: nfs, capacity: 100TB, purpose: [home]}\n"
+     "    - {name: tape, type: object, tier: archive, capacity: 1PB}", 1.0),
+    # a per-project quota caps what the project may fill
+    ("    - {name: lfs, type: lustre, capacity: 1PB, quota_per_project: 5.245TB, purpose: [datasets, checkpoints]}", 0.5),
+    # a store that may hold the data but states no size: unknown, not zero
+    ("    - {name: lfs, type: lustre, purpose: [datasets, checkpoints]}", None),
+])
+def test_compare_headroom_is_sto002s_figure(tmp_path, stores, headroom):
+    quote = tmp_path / "q.yaml"
+    quote.write_text(STORAGE_QUOTE.replace("{stores}", stores), encoding="utf-8")
+    workload = tmp_path / "w.yaml"
+    workload.write_text("apiVersion: clusterlint/v1\nkind: Workload\nmetadata: {name: w}\nspec:\n  task: training\n"
+                        "  model: {parameters: 7B}\n  tokens: 100B\n  dataset: {size: 10TB}\n  checkpoints: {interval: 2h, keep: 5}\n", encoding="utf-8")
+    [row] = _json("compare", str(quote), "--workload", str(workload))["quotes"]
+    if headroom is None:
+        assert row["storage_headroom"] is None
+    else:
+        assert row["storage_headroom"] == pytest.approx(headroom)
+    sto002 = [f for f in check_json(str(quote), "--workload", str(workload))["findings"] if f["rule"] == "STO002"]
+    assert bool(sto002) == (headroom is not None and headroom < 1.25)
