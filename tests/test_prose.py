@@ -201,3 +201,33 @@ def test_a_file_named_pdf_that_is_not_one(tmp_path):
     path = tmp_path / "fake.pdf"
     path.write_bytes(b"1.1 Provider will use best efforts.")
     assert check_json(str(path))["findings"][0]["message"] == "not a PDF file: it does not start with %PDF-"
+
+
+def test_markdown_front_matter_and_comments_are_no_clauses():
+    doc = _clauses("---\ntitle: Nimbus Terms\nowner: legal\n---\n<!-- reviewed 2026-11 -->\n# Terms\n\n"
+                   "1. Provider shall host <!-- was: may host --> the nodes.\n<!--\n2. Provider shall never\nfail.\n-->\n", "t.md")
+    clauses = doc.data["spec"]["clauses"]
+    assert [(c["ref"], " ".join(c["text"].split())) for c in clauses] == [("1", "1. Provider shall host the nodes.")]
+    assert doc.data["metadata"]["title"] == "Nimbus Terms" and doc.positions[("metadata", "title")] == (2, 8)
+    assert doc.positions[("spec", "clauses", 0, "text")] == (8, 1)
+
+
+def test_bold_only_lines_are_headings_and_nested_bullets_stay_with_their_lead_in():
+    doc = _clauses("**Definitions**\n\nIn this Agreement:\n\n- \"Cluster\" means the nodes;\n\n- \"Downtime\" means minutes in which:\n"
+                   "  - no node answers; or\n  - the fabric is down.\n\n__4. Delivery__\n\n- Provider shall deliver.\n- Provider shall test.\n",
+                   "t.md")
+    clauses = doc.data["spec"]["clauses"]
+    assert [(c["ref"], c.get("kind"), c.get("section")) for c in clauses] == [
+        ("Definitions ¶1", "definition", "Definitions"), ("4 ¶1", None, "4. Delivery"), ("4 ¶2", None, "4. Delivery")]
+    assert clauses[0]["text"] == ('In this Agreement: "Cluster" means the nodes; "Downtime" means minutes in which: no node answers; '
+                                  "or the fabric is down.")
+    assert doc.positions[("spec", "clauses", 1, "section")] == (11, 3)  # the heading's words, inside the underscores
+
+
+def test_numbering_schemes_and_unique_labels():
+    doc = _clauses("Section 13.5(a) Customer shall pay.\n(i) in USD;\n(ii) by wire.\n(b) Provider shall invoice.\n(h) x;\n(i) y.\n\n"
+                   "§ 5.2 Fees apply.\n\nArticle VII. Provider shall host.\n\n1.2(a)(iii) Provider shall test.\n\n"
+                   "## Notes\n\nFirst.\n\n## Notes\n\nSecond.\n", "t.md")
+    assert [c["ref"] for c in doc.data["spec"]["clauses"]] == [
+        "13.5(a)", "13.5(a)(i)", "13.5(a)(ii)", "13.5(b)", "13.5(h)", "13.5(i)", "5.2", "VII", "1.2(a)(iii)",
+        "Notes ¶1", "Notes ¶1 (line 20)"]
