@@ -17,6 +17,7 @@ SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
 _UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_RULE = re.compile(r"^[ \t]*([-*_=~])(?:[ \t]*\1){2,}[ \t]*$")
 # "4.2", "4.2.", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article 7", "Article VII", "(a)", "a)", "1." at the start of a line
 _NUMBER = re.compile(
     r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?P<number>(?P<digits>\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*)[.)]?|\((?P<item>[a-z0-9]{1,4})\)"
@@ -155,6 +156,7 @@ def _successor(previous: str, item: str) -> bool:
     return len(previous) == len(item) == 1 and ord(item) == ord(previous) + 1
 
 
+_YAMLISH = re.compile(r"^(?:[\w-]{1,40}[ \t]*:(?:\s|$)|[ \t]|-[ \t]|#)")  # a key, a continuation, a list item, a comment
 _FRONT_KEY = re.compile(r"^(?P<key>[A-Za-z][\w-]{0,40})[ \t]*:[ \t]*(?P<value>.{0,200}?)[ \t]*$")
 
 
@@ -168,6 +170,8 @@ def _front_matter(lines: list[str]) -> tuple[list[str], dict]:
             break
     else:
         return lines, {}
+    if not all(_YAMLISH.match(line) for line in lines[1:end] if line.strip()):
+        return lines, {}  # a thematic break over prose, not front matter
     keys = {}
     for number in range(1, end):
         match = _FRONT_KEY.match(lines[number])
@@ -197,8 +201,8 @@ def _without_comments(lines: list[str]) -> list[str]:
                 open_, i = end < 0, stop
             else:
                 start = line.find(_COMMENT_OPEN, i)
-                if start < 0:
-                    break
+                if start < 0 or (line.find(_COMMENT_CLOSE, start + 4) < 0 and line[:start].strip()):
+                    break  # no comment, or an unclosed "<!--" inside a line: text, as Markdown reads it
                 open_, i = True, start
         out.append("".join(chars))
     return out
@@ -329,12 +333,15 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
                 state["heading"] = True
                 close()
                 continue
+            if _RULE.match(line):  # a separator line ("---", "***", "====="): no text
+                close()
+                continue
             found = _HEADING.match(line)
             if found:
                 heading(_closing_hashes(found.group(2)), number, found.start(2) + 1, page)
                 continue
             found = _BOLD_HEADING.match(line) if markdown else None
-            if found:
+            if found and _bold_title(found.group("title")):
                 heading(found.group("title").strip(), number, found.start("title") + 1, page)
                 continue
             if state["lines"] == 1 and not state["bullet"] and _title("".join(text)):
@@ -351,6 +358,15 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
             add(line[start:], number, start + 1, page)
     close()
     return out
+
+
+_MODAL_VERB = re.compile(r"\b(?:shall|will|must|may|agrees?|undertakes?|warrants?)\b", re.IGNORECASE)
+
+
+def _bold_title(title: str) -> bool:
+    """A bold-only line is a heading when it reads as one: a few words, no modal verb, no clause
+    punctuation ("**4. Delivery**"); a sentence set in bold ("**Provider shall deliver ...**") is a clause."""
+    return len(title.split()) <= 10 and not _MODAL_VERB.search(title) and not title.rstrip().endswith((";", ","))
 
 
 def _next_text(lines: list[str]) -> list:

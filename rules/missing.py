@@ -68,14 +68,19 @@ def place(contract, term: Term, *candidates) -> tuple[tuple, str]:
         if _written(contract, path):
             return path, ""
     clauses = contract.spec.clauses
+    sections: dict = {}  # each heading once, at its first clause: a long contract has far fewer headings than clauses
+    for i, clause in enumerate(clauses):
+        if clause.section:
+            sections.setdefault(clause.section, i)
     for pattern in term.sections:
-        for i, clause in enumerate(clauses):
-            if clause.section and pattern.search(clause.section):
-                return ("spec", "clauses", i, "section"), f" (looked under {clause.section.strip()!r} and in every clause)"
+        for section, i in sections.items():
+            if pattern.search(section):
+                return ("spec", "clauses", i, "section"), f" (looked under {section.strip()!r} and in every clause)"
+    leads = [NUMBER_PREFIX.sub("", clause.text[: _LEAD + 20], count=1)[:_LEAD] for clause in clauses]
     for pattern in term.sections:
-        for i, clause in enumerate(clauses):
-            if pattern.match(NUMBER_PREFIX.sub("", clause.text[: _LEAD + 20], count=1)[:_LEAD]):
-                return ("spec", "clauses", i), f" (looked in clause {clause.ref} and in every clause)"
+        for i, lead in enumerate(leads):
+            if pattern.match(lead):
+                return ("spec", "clauses", i), f" (looked in clause {clauses[i].ref} and in every clause)"
     if not clauses:
         return ("spec",), ""
     where = f" (no section covers {term.topic}; looked in every clause)"

@@ -231,3 +231,10 @@ def test_numbering_schemes_and_unique_labels():
     assert [c["ref"] for c in doc.data["spec"]["clauses"]] == [
         "13.5(a)", "13.5(a)(i)", "13.5(a)(ii)", "13.5(b)", "13.5(h)", "13.5(i)", "5.2", "VII", "1.2(a)(iii)",
         "Notes ¶1", "Notes ¶1 (line 20)"]
+
+
+def test_what_only_looks_like_front_matter_a_comment_or_a_bold_heading_stays_text():
+    doc = _clauses("---\n\n1.1 Provider shall host the nodes.\n\n---\n\n**Provider shall deliver by 2027-01-15.**\n\n"
+                   "1.2 Prices in <!-- USD apply.\n", "t.md")
+    assert [c["text"] for c in doc.data["spec"]["clauses"]] == [
+        "1.1 Provider shall host the nodes.", "**Provider shall deliver by 2027-01-15.**", "1.2 Prices in <!-- USD apply."]
