@@ -6,6 +6,7 @@ import time
 import zlib
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from clusterlint.prose import load
 
@@ -238,3 +239,32 @@ def test_what_only_looks_like_front_matter_a_comment_or_a_bold_heading_stays_tex
                    "1.2 Prices in <!-- USD apply.\n", "t.md")
     assert [c["text"] for c in doc.data["spec"]["clauses"]] == [
         "1.1 Provider shall host the nodes.", "**Provider shall deliver by 2027-01-15.**", "1.2 Prices in <!-- USD apply."]
+
+
+_SHAPES = ["# Terms", "## 4. Delivery", "**Fees**", "1. Provider shall host.", "1.2(a) Customer shall pay.", "(a) first;", "(i) sub;",
+           "(ii) sub;", "- item;", "  - nested.", "Plain text.", "In this Agreement:", "", "", "<!-- note -->", "<!--", "hidden", "-->",
+           "Article VII. Terms", "---", "Section 13.5(a) Fees apply."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPES), max_size=30))
+def test_markdown_labels_are_unique_and_never_point_into_a_comment(shapes):
+    source = "\n".join(shapes) + "\n"
+    loaded = load(source.encode("utf-8"), "t.md")
+    if not loaded.documents:
+        return  # nothing but blanks, comments and separators: SPEC001 says the file is empty
+    doc = loaded.documents[0]
+    refs = [c["ref"] for c in doc.data["spec"]["clauses"]]
+    assert len(refs) == len(set(refs))
+    hidden, inside = set(), False  # lines inside a block comment
+    for number, line in enumerate(shapes, 1):
+        if inside or line.startswith("<!--"):
+            hidden.add(number)
+        inside = (inside or line.startswith("<!--")) and "-->" not in line
+    for i, clause in enumerate(doc.data["spec"]["clauses"]):
+        line, column = doc.positions[("spec", "clauses", i, "text")]
+        assert line not in hidden
+        rest = shapes[line - 1][column - 1 :]
+        assert clause["text"][: min(5, len(rest))] == rest[:5]
+        if "section" in clause:
+            assert doc.positions[("spec", "clauses", i, "section")][0] not in hidden
