@@ -156,3 +156,14 @@ def test_configured_parties_decide_who_promises(tmp_path):
     (folder / ".clusterlint.yaml").write_text("parties: {customer: [Acme Labs]}\n", encoding="utf-8")
     (folder / "c.txt").write_text(text, encoding="utf-8")
     assert [f for f in check_json(str(folder / "c.txt"))["findings"] if f["rule"] == "CON001"] == []
+
+
+def test_in_a_pdf_a_missing_term_points_at_the_heading_on_its_page(tmp_path):
+    from test_prose import _pdf
+
+    path = tmp_path / "order.pdf"
+    path.write_bytes(_pdf([["ORDER FORM", "", "1. Scope", "1.1 Provider shall host the nodes."],
+                           ["4. Delivery", "4.1 Provider shall ship the nodes."]]))
+    found = {f["rule"]: (f.get("page"), f["line"], f["column"]) for f in check_json(str(path))["findings"]}
+    assert found["CON002"] == (2, 1, 1)  # "4. Delivery", the first line of page 2
+    assert found["REL002"] == (1, 1, 1)  # no section on support: the title, "ORDER FORM"
