@@ -35,7 +35,7 @@ _SIGNS = {
     "terms": re.compile(
         r"\bby\s+(?:clicking|accessing|using|creating\s+an\s+account|signing\s+up)\b|\bcontinued\s+use\b"
         r"|\b(?:we|provider)\s+may\s+(?:modify|update|change|revise|amend)\s+(?:these|this)\s+(?:terms|agreement)\b"
-        r"|\blast\s+(?:updated|modified|revised)\b|\bif\s+you\s+do\s+not\s+agree\b",
+        r"|\blast\s+(?:updated|modified|revised)\b|\bif\s+you\s+do\s+not\s+agree\b|\bgovern\s+your\s+(?:access\s+to\s+and\s+)?use\b",
         re.IGNORECASE),
     "sla": re.compile(r"\bmonthly\s+(?:uptime|availability)\s+percentage\b|\bservice\s+credit\s+percentage\b|\bscheduled\s+downtime\s+excludes?\b",
                       re.IGNORECASE),

@@ -83,13 +83,25 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
             value, line, column = front[key]
             data[path[0]][path[1]] = value
             doc.positions[path] = doc.key_positions[path] = (line, column)
-    if paragraphs[0][2] and "title" not in data["metadata"]:  # the document opens with a heading: its title
-        data["metadata"]["title"] = paragraphs[0][0]
-        doc.positions[("metadata", "title")] = first[1:3]
+    title = _title_of(paragraphs) if "title" not in data["metadata"] else None
+    if title is not None:
+        data["metadata"]["title"] = title[0]
+        doc.positions[("metadata", "title")] = title[1][0][1:3]
         if paged:
-            doc.spans[("metadata", "title")] = [first]
+            doc.spans[("metadata", "title")] = title[1][:1]
     _clauses(paragraphs, doc, paged)
     return LoadedFile(file, [] if paged else pages[0], [doc], [], pages=pages if paged else None)
+
+
+def _title_of(paragraphs: list):
+    """The document's title: its first heading, when one comes before any numbered clause and among
+    the first few paragraphs ("Last updated: ..." may precede it)."""
+    for text, where, is_heading in paragraphs[:5]:
+        if is_heading:
+            return text, where
+        if _NUMBER.match(text):
+            return None
+    return None
 
 
 def _clauses(paragraphs: list, doc: Document, paged: bool) -> None:

@@ -167,3 +167,11 @@ def test_in_a_pdf_a_missing_term_points_at_the_heading_on_its_page(tmp_path):
     found = {f["rule"]: (f.get("page"), f["line"], f["column"]) for f in check_json(str(path))["findings"]}
     assert found["CON002"] == (2, 1, 1)  # "4. Delivery", the first line of page 2
     assert found["REL002"] == (1, 1, 1)  # no section on support: the title, "ORDER FORM"
+
+
+def test_the_title_may_follow_a_date_line(tmp_path):
+    text = ("Last updated: March 3, 2026\n\nTERMS OF SERVICE\n\nThese Terms govern your use of the Service\nand the nodes.\n\n"
+            "1. Provider will host the nodes.\n2. Customer pays each invoice.\n")
+    found = _absences(tmp_path, text, name="tos.txt")
+    assert found["CON002"]["evidence"] == ["document kind: terms (the title 'TERMS OF SERVICE')"]
+    assert (found["CON002"]["line"], found["CON002"]["column"]) == (3, 1)
