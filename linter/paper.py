@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass
 
 KINDS = ("order-form", "terms", "sla", "policy")
-NAMES = {"order-form": "an order form", "terms": "click-through terms", "sla": "a service level agreement", "policy": "a policy"}
 
 # the title says what the paper is
 _TITLE = (
@@ -52,15 +51,11 @@ _READ = 200_000  # characters of the body read for signs: the front of a contrac
 @dataclass(frozen=True)
 class Paper:
     kind: str  # one of KINDS
-    why: str  # how it was known: 'declared in spec.kind', 'the title "Terms of Service"', ...
+    why: str  # how it was known: 'declared by the contract ...', "the title 'Terms of Service'", ...
 
     @property
     def public(self) -> bool:
         return self.kind != "order-form"
-
-    @property
-    def name(self) -> str:
-        return NAMES[self.kind]
 
     def evidence(self) -> str:
         return f"document kind: {self.kind} ({self.why})"
@@ -69,7 +64,7 @@ class Paper:
 def paper(contract, declared: str | None = None) -> Paper:
     """The kind of `contract`: `spec.kind`, else `declared` (the configuration's), else read."""
     if contract.spec.kind:
-        return Paper(contract.spec.kind, "declared in spec.kind")
+        return Paper(contract.spec.kind, "declared by the contract: spec.kind, or contract-kind in its front matter")
     if declared:
         return Paper(declared, "declared by contract-kind in the configuration")
     title = contract.metadata.title or ""

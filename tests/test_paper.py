@@ -115,7 +115,7 @@ def test_the_user_declares_the_kind(tmp_path):
             "spec:\n  kind: terms\n  clauses:\n  - {ref: '1', text: Provider will host the nodes.}\n")
     found = _absences(tmp_path, yaml, name="terms.yaml")
     assert {rule: f["message"] for rule, f in found.items()} == PUBLIC
-    assert found["CON002"]["evidence"] == ["document kind: terms (declared in spec.kind)"]
+    assert found["CON002"]["evidence"] == ["document kind: terms (declared by the contract: spec.kind, or contract-kind in its front matter)"]
     # in a Markdown file's front matter, and it wins over what the title says
     front = "---\ncontract-kind: order-form\n---\n" + CLICK_THROUGH
     assert _absences(tmp_path, front)["CON002"]["severity"] == "error"
