@@ -21,7 +21,8 @@ DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}
             "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "baseline": None,
             "exclude": [".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
                         "__pycache__", "node_modules", "build", "dist"],
-            "extend-exclude": [], "max-findings-per-rule": 100}
+            "extend-exclude": [], "max-findings-per-rule": 100,
+            "parties": None, "contract-kind": None}
 PATH_KEYS = ("workload", "contract", "baseline")
 ALWAYS_ON = {"SPEC001": "a file that does not load", "SPEC002": "an invalid document", "SPEC005": "a quantity without a unit"}
 _TOOL_TABLE = re.compile(rb"^\s*\[\s*tool\s*\.\s*clusterlint\s*[\].]", re.MULTILINE)

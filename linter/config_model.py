@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from .models import SCHEMA_BASE, Strict, _not_bool
+from .models import SCHEMA_BASE, PaperKind, Parties, Strict, _not_bool
 
 SELECTOR_PATTERN = r"^(ALL|[A-Z]{2,8}|[A-Z]{2,8}[0-9]{3})$"
 Selector = Annotated[str, WithJsonSchema({"type": "string", "pattern": SELECTOR_PATTERN,
@@ -46,6 +46,13 @@ class Config(Strict):
     max_findings_per_rule: Optional[Annotated[int, Field(ge=0), BeforeValidator(_not_bool)]] = Field(
         None, alias="max-findings-per-rule",
         description="Findings of one rule listed per file (default 100; 0: all); the rest are counted in one line. Scores count them all.")
+    parties: Optional[Parties] = Field(
+        None, description="Names the vendor and the customer go by in every contract reviewed, on top of each contract's own "
+                          "(e.g. vendor: [Northwind Compute]); the contract rules read who promises what by them.")
+    contract_kind: Optional[PaperKind] = Field(
+        None, alias="contract-kind",
+        description="What paper every contract reviewed is, where the contract does not say (spec.kind): order-form, terms, sla or "
+                    "policy. Absence rules apply in full to an order form and ask, as info, on public paper.")
 
 
 def json_schema() -> dict:

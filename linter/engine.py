@@ -73,6 +73,7 @@ class Review:
     docs: dict = field(default_factory=dict)  # kind -> Document
     assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
     evidence: object = None  # evidence.Evidence from delivered nodes (clusterlint accept), else None
+    config: dict = field(default_factory=dict)  # the configuration's values (parties, contract-kind); {} for defaults
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
@@ -185,13 +186,14 @@ def reviews(typed: list, shared: dict | None = None) -> list[Review]:
 
 
 def run_rules(result: FileResult, typed: list, shared: dict | None = None, invalid: bool = False, rules: dict | None = None,
-              evidence=None) -> None:
+              evidence=None, config: dict | None = None) -> None:
     """Run every review rule over the typed documents of one file, plus the shared documents
     (--workload, --contract: kind -> (Document, model)) the file does not hold itself.
 
     `invalid` says that some of the file's documents failed validation, so a rule skipped for a
     missing kind says why the kind is missing. Rules that need Evidence run only when `evidence` is
-    given (clusterlint accept); a plain check does not run them at all.
+    given (clusterlint accept); a plain check does not run them at all. `config` is the
+    configuration's values, for the rules that read a key of it (`parties`, `contract-kind`).
     """
     from .sizing import Assumptions
 
@@ -201,6 +203,7 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
         review.assumptions = assumed
         result.reviews.append(review)
         review.evidence = evidence
+        review.config = config or {}
         for rule in rules.values():
             if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and evidence is None):
                 continue

@@ -314,6 +314,11 @@ class Metadata(Strict):
     source: Optional[str] = Field(None, description="Where the document comes from.")
 
 
+class ContractMetadata(Metadata):
+    title: Optional[str] = Field(None, description="The document's title as written (a prose contract: its first heading or line); "
+                                                   "missing-term findings point here when no section covers the term.")
+
+
 class Pricing(Strict):
     accelerator_hour: Optional[Money] = Field(None, description="Price of one accelerator for one hour.")
     includes: list[Literal["storage", "network", "support", "egress", "software"]] = Field(
@@ -353,6 +358,9 @@ class Clause(Strict):
     kind: Optional[Literal["operative", "definition", "recital"]] = Field(
         None, description="What the clause does; inferred from its wording when absent (see CON001)."
     )
+    section: Optional[str] = Field(
+        None, description="The heading the clause sits under, e.g. '4. Delivery'; missing-term findings point at it (see CON002)."
+    )
 
 
 class Parties(Strict):
@@ -362,7 +370,15 @@ class Parties(Strict):
     customer: list[str] = Field(default_factory=list, description="Names of the customer.")
 
 
+PaperKind = Literal["order-form", "terms", "sla", "policy"]
+
+
 class ContractSpec(Strict):
+    kind: Optional[PaperKind] = Field(
+        None, description="What paper this is: order-form (a negotiated order form, MSA or reservation), terms (click-through "
+                          "terms of service), sla (a service level agreement) or policy (maintenance, support, acceptable use); "
+                          "read from the text when absent. Absence rules (CON002, CON003, REL002, REL003, LCK004) apply in full "
+                          "to an order form; on public paper they ask, as info.")
     parties: Parties = Field(default_factory=Parties, description="Who the vendor and the customer are, as the contract names them (see CON001).")
     term: Optional[Duration] = None
     pricing: Pricing = Pricing()
@@ -377,7 +393,7 @@ class Contract(Envelope):
     """The terms of the offer."""
 
     kind: Literal["Contract"]
-    metadata: Metadata
+    metadata: ContractMetadata
     spec: ContractSpec
 
 

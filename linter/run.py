@@ -267,7 +267,7 @@ def check(options: Options) -> Report:
         shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
         _note_inputs(report, settings, path)
         result, typed, invalid, loaded = _load(path, rules, options.buffers)
-        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence)
+        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence, settings.values)
         result.blocked = shared_docs.blocked(settings)
         elsewhere += result.elsewhere
         _suppress(result, _comments(result, loaded), rules, settings.rules)

@@ -112,7 +112,12 @@ REMEDY = re.compile(
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bcompensat\w*",
     re.IGNORECASE,
 )
-_NUMBER_PREFIX = re.compile(r"^\s*(?:(?:section|clause|article|§)\s*)?(?:\d+(?:\.\d+)*[.)]?|\([a-z0-9]{1,4}\))\s+", re.IGNORECASE)
+# a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
+NUMBER_PREFIX = re.compile(
+    r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?:\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*[.)]?|\([a-z0-9]{1,4}\))\s+"
+    r"|^\s*article\s+[ivxlc]{1,6}[.:]?\s+",
+    re.IGNORECASE,
+)
 _DEFINITION = re.compile(
     r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
     r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"
@@ -133,7 +138,7 @@ class Text:
 
 
 def kind_of(text: str) -> str:
-    body = _NUMBER_PREFIX.sub("", text, count=1)
+    body = NUMBER_PREFIX.sub("", text, count=1)
     if _RECITAL.match(body):
         return "recital"
     if _DEFINITION.match(body):
@@ -215,11 +220,11 @@ def favours_customer(text: str, match: re.Match, who) -> bool:
     return not (reading.obligor == "customer" and reading.modality == "obligation" and _PAYS.search(text))
 
 
-def parties_of(contract):
-    """The contract's parties (see `clusterlint.obligations`)."""
+def parties_of(review):
+    """The parties of the review's contract: its own and the configuration's (see `clusterlint.obligations`)."""
     from clusterlint.obligations import parties
 
-    return parties(contract)
+    return parties(review.contract, review.config.get("parties"))
 
 
 

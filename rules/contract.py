@@ -18,24 +18,7 @@ from clusterlint.sentences import per_sentence, sentence_at
 from . import clauses
 from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentences_with, texts
 from .common import Params, fmt
-
-
-def _missing(review, message: str, *candidates):
-    """A finding about a term the contract lacks, at the section it would belong in (or `spec`)."""
-    return review.hit("Contract", _at(review.contract, *candidates), message, key=True)
-
-
-def _at(contract, *candidates):
-    """The first of `candidates` (spec paths) the contract wrote, else `spec`: where an absence is reported."""
-    for path in candidates:
-        node = contract
-        for part in path:
-            if part not in getattr(node, "model_fields_set", ()):
-                break
-            node = getattr(node, part)
-        else:
-            return path
-    return ("spec",)
+from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
 
 # ---------------------------------------------------------------- promises of effort and availability
@@ -48,7 +31,7 @@ _ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # e
 def reasonable_effort_clause(review, params):
     from clusterlint.obligations import is_noun_or_predicate, read_at
 
-    pattern, who = params.pattern, clauses.parties_of(review.contract)
+    pattern, who = params.pattern, clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind != "operative":
             continue
@@ -118,7 +101,7 @@ def subject_to_availability(review, params):
                     continue  # capacity on top of a firm reservation may fairly depend on availability
             from clusterlint.obligations import read_at
 
-            reading = read_at(item.text, match.start(), clauses.parties_of(contract))
+            reading = read_at(item.text, match.start(), clauses.parties_of(review))
             words = " ".join(match.group(0).split())
             yield _read(review.hit_words(
                 "Contract", item.path, match,
@@ -200,23 +183,20 @@ _DELIVERY = re.compile(
 @check(Params)
 def no_delivery_date(review, params):
     contract = review.contract
-    if contract.spec.delivery.date is not None or _promised(contract, _DELIVERY, DATE):
+    if contract.spec.delivery.date is not None or _promised(review, _DELIVERY, DATE):
         return
-    yield _missing(
-        review,
-        "the contract names no delivery date: without one the vendor can deliver late, or never, at no cost",
-        ("spec", "delivery"),
-    )
+    yield missing(review, DELIVERY, "the contract names no delivery date",
+                  "without one the vendor can deliver late, or never, at no cost", ("spec", "delivery"))
 
 
-def _promised(contract, *patterns) -> bool:
+def _promised(review, *patterns) -> bool:
     """Whether one sentence holds all `patterns` under the vendor's obligation ("Provider shall
     deliver ... by 2027-03-01", "The Cluster will be handed over on ..."): a date near a word like
     "Commission" in a recital-like description is no delivery promise."""
     from clusterlint.obligations import read_at
 
-    who = clauses.parties_of(contract)
-    for item, match in sentences_with(contract, *patterns):
+    who = clauses.parties_of(review)
+    for item, match in sentences_with(review.contract, *patterns):
         reading = read_at(item.text, match.start(), who)
         if reading.obligor in ("vendor", "none") and reading.modality in ("obligation", "aspiration"):
             return True
@@ -246,12 +226,8 @@ def no_performance_guarantee(review, params):
     for item, match in sentences_with(contract, _PERFORMANCE, MEASURE):
         if _METHOD.search(sentence_at(item.text, match.start())):
             return
-    yield _missing(
-        review,
-        "the contract commits to no measurable performance (a figure with a unit and how it is measured, "
-        "e.g. nccl-tests all_reduce busbw >= 360GB/s): a slow cluster still meets it",
-        ("spec", "performance"),
-    )
+    yield missing(review, PERFORMANCE, "the contract commits to no measurable performance (a figure with a unit and how it is "
+                  "measured, e.g. nccl-tests all_reduce busbw >= 360GB/s)", "a slow cluster still meets it", ("spec", "performance"))
 
 
 _OBLIGATION = re.compile(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guarantees?)\b", re.IGNORECASE)
@@ -304,12 +280,8 @@ def no_replacement_sla(review, params):
     contract = review.contract
     if replacement_time(contract) is not None:
         return
-    yield _missing(
-        review,
-        "the contract states no replacement time for a failed node or accelerator: a dead GPU can idle "
-        "the whole job while the vendor takes its time",
-        ("spec", "sla"),
-    )
+    yield missing(review, REPLACEMENT, "the contract states no replacement time for a failed node or accelerator",
+                  "a dead GPU can idle the whole job while the vendor takes its time", ("spec", "sla"))
 
 
 # an acceptance test of the delivered systems; "acceptance of these Terms" is consent to a contract
@@ -325,12 +297,8 @@ def no_acceptance_test(review, params):
     contract = review.contract
     if contract.spec.delivery.acceptance_test or clauses.first(contract, _ACCEPTANCE, kinds=("operative", "definition")):
         return
-    yield _missing(
-        review,
-        "the contract has no acceptance or burn-in test before handover: you pay from day one for nodes "
-        "that were never shown to work together",
-        ("spec", "delivery"),
-    )
+    yield missing(review, ACCEPTANCE, "the contract has no acceptance or burn-in test before handover",
+                  "you pay from day one for nodes that were never shown to work together", ("spec", "delivery"))
 
 
 _TERMINATION = re.compile(
@@ -345,13 +313,13 @@ _EXPORT = re.compile(
 )
 
 
-def _customer_may_terminate(contract) -> bool:
+def _customer_may_terminate(review) -> bool:
     """A clause lets the customer (or either party) end the contract at will: for convenience, at
     any time or on notice. "Provider may terminate at any time" is no exit for the buyer."""
     from clusterlint.obligations import read_at
 
-    who = clauses.parties_of(contract)
-    for item in texts(contract):
+    who = clauses.parties_of(review)
+    for item in texts(review.contract):
         if item.kind == "operative":
             for match in _TERMINATION.finditer(item.text):
                 reading = read_at(item.text, match.start(), who)
@@ -364,17 +332,14 @@ def _customer_may_terminate(contract) -> bool:
 def no_exit_terms(review, params):
     contract = review.contract
     exit_terms = contract.spec.exit
-    missing = []
-    if not exit_terms.termination_for_convenience and not _customer_may_terminate(contract):
-        missing.append("no termination for convenience")
+    lacks = []
+    if not exit_terms.termination_for_convenience and not _customer_may_terminate(review):
+        lacks.append("no termination for convenience")
     if not exit_terms.data_export and not clauses.first(contract, _EXPORT):
-        missing.append("no data export")
-    if missing:
-        yield _missing(
-            review,
-            f"the contract has {' and '.join(missing)} terms: leaving this provider means paying out the term or losing the data",
-            ("spec", "exit"),
-        )
+        lacks.append("no data export")
+    if lacks:
+        yield missing(review, EXIT, f"the contract has {' and '.join(lacks)} terms",
+                      "leaving this provider means paying out the term or losing the data", ("spec", "exit"))
 
 
 # ---------------------------------------------------------------- cost and performance cross-checks
@@ -418,13 +383,10 @@ def hidden_cost_lines(review, params):
     for line in COST_LINES:
         if line not in covered and next(sentences_with(contract, _LINE_WORDS[line], _COVERED), None):
             covered.add(line)
-    missing = [line for line in COST_LINES if line not in covered]
-    if missing:
-        yield _missing(
-            review,
-            f"the price neither includes nor prices {clauses.and_list(missing)}: these lines arrive on the first invoice",
-            ("spec", "pricing", "includes"), ("spec", "pricing"),
-        )
+    lacks = [line for line in COST_LINES if line not in covered]
+    if lacks:
+        yield missing(review, PRICING, f"the price neither includes nor prices {clauses.and_list(lacks)}",
+                      "these lines arrive on the first invoice", ("spec", "pricing", "includes"), ("spec", "pricing"), public=False)
 
 
 class Commitment(Params):

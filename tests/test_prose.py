@@ -6,6 +6,7 @@ import time
 import zlib
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from clusterlint.prose import load
 
@@ -201,3 +202,69 @@ def test_a_file_named_pdf_that_is_not_one(tmp_path):
     path = tmp_path / "fake.pdf"
     path.write_bytes(b"1.1 Provider will use best efforts.")
     assert check_json(str(path))["findings"][0]["message"] == "not a PDF file: it does not start with %PDF-"
+
+
+def test_markdown_front_matter_and_comments_are_no_clauses():
+    doc = _clauses("---\ntitle: Nimbus Terms\nowner: legal\n---\n<!-- reviewed 2026-11 -->\n# Terms\n\n"
+                   "1. Provider shall host <!-- was: may host --> the nodes.\n<!--\n2. Provider shall never\nfail.\n-->\n", "t.md")
+    clauses = doc.data["spec"]["clauses"]
+    assert [(c["ref"], " ".join(c["text"].split())) for c in clauses] == [("1", "1. Provider shall host the nodes.")]
+    assert doc.data["metadata"]["title"] == "Nimbus Terms" and doc.positions[("metadata", "title")] == (2, 8)
+    assert doc.positions[("spec", "clauses", 0, "text")] == (8, 1)
+
+
+def test_bold_only_lines_are_headings_and_nested_bullets_stay_with_their_lead_in():
+    doc = _clauses("**Definitions**\n\nIn this Agreement:\n\n- \"Cluster\" means the nodes;\n\n- \"Downtime\" means minutes in which:\n"
+                   "  - no node answers; or\n  - the fabric is down.\n\n__4. Delivery__\n\n- Provider shall deliver.\n- Provider shall test.\n",
+                   "t.md")
+    clauses = doc.data["spec"]["clauses"]
+    assert [(c["ref"], c.get("kind"), c.get("section")) for c in clauses] == [
+        ("Definitions ¶1", "definition", "Definitions"), ("4 ¶1", None, "4. Delivery"), ("4 ¶2", None, "4. Delivery")]
+    assert clauses[0]["text"] == ('In this Agreement: "Cluster" means the nodes; "Downtime" means minutes in which: no node answers; '
+                                  "or the fabric is down.")
+    assert doc.positions[("spec", "clauses", 1, "section")] == (11, 3)  # the heading's words, inside the underscores
+
+
+def test_numbering_schemes_and_unique_labels():
+    doc = _clauses("Section 13.5(a) Customer shall pay.\n(i) in USD;\n(ii) by wire.\n(b) Provider shall invoice.\n(h) x;\n(i) y.\n\n"
+                   "§ 5.2 Fees apply.\n\nArticle VII. Provider shall host.\n\n1.2(a)(iii) Provider shall test.\n\n"
+                   "## Notes\n\nFirst.\n\n## Notes\n\nSecond.\n", "t.md")
+    assert [c["ref"] for c in doc.data["spec"]["clauses"]] == [
+        "13.5(a)", "13.5(a)(i)", "13.5(a)(ii)", "13.5(b)", "13.5(h)", "13.5(i)", "5.2", "VII", "1.2(a)(iii)",
+        "Notes ¶1", "Notes ¶1 (line 20)"]
+
+
+def test_what_only_looks_like_front_matter_a_comment_or_a_bold_heading_stays_text():
+    doc = _clauses("---\n\n1.1 Provider shall host the nodes.\n\n---\n\n**Provider shall deliver by 2027-01-15.**\n\n"
+                   "1.2 Prices in <!-- USD apply.\n", "t.md")
+    assert [c["text"] for c in doc.data["spec"]["clauses"]] == [
+        "1.1 Provider shall host the nodes.", "**Provider shall deliver by 2027-01-15.**", "1.2 Prices in <!-- USD apply."]
+
+
+_SHAPES = ["# Terms", "## 4. Delivery", "**Fees**", "1. Provider shall host.", "1.2(a) Customer shall pay.", "(a) first;", "(i) sub;",
+           "(ii) sub;", "- item;", "  - nested.", "Plain text.", "In this Agreement:", "", "", "<!-- note -->", "<!--", "hidden", "-->",
+           "Article VII. Terms", "---", "Section 13.5(a) Fees apply."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPES), max_size=30))
+def test_markdown_labels_are_unique_and_never_point_into_a_comment(shapes):
+    source = "\n".join(shapes) + "\n"
+    loaded = load(source.encode("utf-8"), "t.md")
+    if not loaded.documents:
+        return  # nothing but blanks, comments and separators: SPEC001 says the file is empty
+    doc = loaded.documents[0]
+    refs = [c["ref"] for c in doc.data["spec"]["clauses"]]
+    assert len(refs) == len(set(refs))
+    hidden, inside = set(), False  # lines inside a block comment
+    for number, line in enumerate(shapes, 1):
+        if inside or line.startswith("<!--"):
+            hidden.add(number)
+        inside = (inside or line.startswith("<!--")) and "-->" not in line
+    for i, clause in enumerate(doc.data["spec"]["clauses"]):
+        line, column = doc.positions[("spec", "clauses", i, "text")]
+        assert line not in hidden
+        rest = shapes[line - 1][column - 1 :]
+        assert clause["text"][: min(5, len(rest))] == rest[:5]
+        if "section" in clause:
+            assert doc.positions[("spec", "clauses", i, "section")][0] not in hidden

@@ -223,7 +223,7 @@ def test_a_markdown_contract_gets_what_check_reports(tmp_path, monkeypatch):
     contract = tmp_path / "vendor-contract.md"
     contract.write_text(text, encoding="utf-8")
     expected = sorted((f["rule"], f["line"] - 1, f["column"] - 1) for f in check_json(str(contract))["findings"])
-    assert ("CON002", 0, 2) in expected
+    assert ("CON002", 13, 3) in expected  # at the heading "## 2. Capacity and Delivery"
     uri = from_fs_path(str(contract))
 
     async def scenario():
