@@ -155,8 +155,18 @@ _FIELDS = (
 )
 
 
-def texts(contract) -> list[Text]:
-    """Every free text of a contract: clauses first, then the structured terms written as text."""
+_LAST: list = [None, ()]  # the contract and texts of the last call: each contract rule asks again
+
+
+def texts(contract) -> tuple[Text, ...]:
+    """Every free text of a contract: clauses first, then the structured terms written as text.
+    Built once per contract (a clause's kind is read from its words)."""
+    if _LAST[0] is not contract:
+        _LAST[:] = contract, tuple(_texts(contract))
+    return _LAST[1]
+
+
+def _texts(contract) -> list[Text]:
     out = []
     for i, clause in enumerate(contract.spec.clauses):
         out.append(Text(("spec", "clauses", i, "text"), f"clause {clause.ref}", clause.text, clause.kind or kind_of(clause.text)))
