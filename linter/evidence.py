@@ -313,9 +313,6 @@ def _nvidia_xml(evidence: Evidence, host: str, file: str, text: str) -> None:
                     node.failures.append(Fact(f"GPU {gpu.get('id')}: clocks slowed by {THROTTLES[short]}", file, line, lines[line - 1]))
 
 
-_Q_FIELD = re.compile(r"^(\s*)([^:]+?)\s*:\s*(.*?)\s*$")
-
-
 def _nvidia_q(evidence: Evidence, host: str, file: str, text: str) -> None:
     """Plain `nvidia-smi -q`: an indented outline of `Name : value` rows, one block per GPU."""
     lines = _lines(text)
@@ -329,14 +326,14 @@ def _nvidia_q(evidence: Evidence, host: str, file: str, text: str) -> None:
             continue
         if not line.strip():
             continue
-        match = _Q_FIELD.match(line)
-        if ":" not in line or not match:
+        head, colon, value = line.partition(":")  # string operations: linear however long the line
+        if not colon or not head.strip():
             indent = len(line) - len(line.lstrip())
             while stack and stack[-1][0] >= indent:
                 stack.pop()
             stack.append((indent, line.strip()))
             continue
-        indent, name, value = len(match.group(1)), match.group(2).strip(), match.group(3)
+        indent, name, value = len(head) - len(head.lstrip()), head.strip(), value.strip()
         while stack and stack[-1][0] >= indent:
             stack.pop()
         sections = [s for _, s in stack]

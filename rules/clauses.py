@@ -119,9 +119,11 @@ NUMBER_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _DEFINITION = re.compile(
-    r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s*(?:\([^)]{0,40}\)\s*)?,?\s*"
+    # whitespace between the term and its verb is bounded ({0,3}): unbounded runs on both sides of an
+    # optional item made a line of spaces cost quadratic time
+    r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
     r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"
-    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is|are)\s+deemed\b"
+    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are)\s+deemed\b"
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
 )
 _RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)

@@ -28,6 +28,16 @@ def contract(line: str) -> str:
     return f"1. Pricing\n\n1.1 The Provider charges {line} per GPU-hour.\n"
 
 
+def long_terms(size: int) -> str:
+    """A realistic Markdown contract of about `size` bytes: specs/nimbus-gpu-cloud-sla.md, its parts
+    repeated under new headings (clauses, definitions, lists and comments as real terms have them)."""
+    body = (ROOT / "specs" / "nimbus-gpu-cloud-sla.md").read_text(encoding="utf-8")
+    parts = [body]
+    while sum(map(len, parts)) < size:
+        parts.append(re.sub(r"(?m)^(#+ )", rf"\g<1>Part {len(parts) + 1} ", body))
+    return "\n\n".join(parts)
+
+
 def json_spec(size: int) -> str:
     """A valid Cluster spec written as one line of JSON, padded with notes to `size` bytes."""
     import json
@@ -53,6 +63,7 @@ INPUTS = {
     "contract: one digit run, 1 MB": ("c4.txt", lambda: contract("9" * 1_000_000)),
     "contract: whitespace run, 1 MB": ("c5.txt", lambda: contract("a" + " " * 1_000_000 + "b")),
     "contract: repeated phrase prefixes, 1 MB": ("c6.txt", lambda: contract("commercially reasonable " * 40_000)),
+    "contract: 300 KB Markdown terms": ("t1.md", lambda: long_terms(300_000)),
     "spec: 40 alias-bomb documents": ("b1.yaml", lambda: "---\n".join([BOMB] * 40)),
     "spec: 4 MiB of alias-bomb documents": ("b2.yaml", lambda: "---\n".join([BOMB] * (4 * 2**20 // (len(BOMB) + 4) - 1))),
     "pdf: page tree lists one page 4,000 times": ("p1.pdf", lambda: page_tree_pdf(4000)),
