@@ -88,8 +88,8 @@ def run(path: Path, timeout: float) -> tuple:
 def main() -> None:
     timeout = float(sys.argv[1]) if len(sys.argv) > 1 else 120
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "clusterlint", "--version"], capture_output=True)
-    print(f"start-up (clusterlint --version): {time.perf_counter() - start:.2f} s")
+    subprocess.run([sys.executable, "-m", "clusterlint", "check", str(ROOT / "specs" / "dgx-h100-superpod.yaml")], capture_output=True)
+    print(f"start-up (clusterlint check of a small quote): {time.perf_counter() - start:.2f} s")
     print(f"{'input':44} {'exit':>7} {'time s':>7} {'peak MiB':>9} {'output':>10}  SPEC001 reason")
     with tempfile.TemporaryDirectory() as folder:
         for label, (name, make) in INPUTS.items():
