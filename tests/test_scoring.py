@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from clusterlint.engine import FileResult, run_rules, typed_documents
 from clusterlint.loader import load_text
-from clusterlint.scoring import scorecard
+from clusterlint.scoring import finding_score, grade, scorecard
 
 TEMPLATE = """apiVersion: clusterlint/v1
 kind: Cluster
@@ -83,3 +84,39 @@ def test_more_resources_never_add_a_finding(values, resource, extra):
 def test_removing_a_cause_never_lowers_the_score(values):
     fixed = dict(values, rdma="true", fabric="infiniband", storage="lustre", oversub=1)
     assert scorecard(review(fixed))["score"] >= scorecard(review(values))["score"]
+
+
+# ---------------------------------------------------------------- exact cases (oracles written by hand)
+
+class _Found:
+    def __init__(self, rule: str, score: float):
+        self.rule, self.score = rule, score
+
+
+@pytest.mark.parametrize("score, letter", [
+    (100, "A"), (90, "A"), (89.99, "B"), (80, "B"), (79.99, "C"), (70, "C"), (69.99, "D"), (60, "D"), (59.99, "F"), (0, "F"),
+])
+def test_grade_boundaries(score, letter):
+    assert grade(score) == letter
+
+
+@pytest.mark.parametrize("weight, severity, points", [
+    (20, "error", 20.0), (20, "warning", 10.0), (20, "info", 0.0),
+    (0.333, "error", 0.33), (0.333, "warning", 0.17),  # 0.1665 to two decimals
+])
+def test_finding_score_is_weight_times_severity_to_two_decimals(weight, severity, points):
+    assert finding_score(weight, severity) == points
+
+
+def test_scorecard_rounds_to_two_decimals_and_floors_each_area_at_zero():
+    card = scorecard([_Found("NET003", 0.333), _Found("NET001", 0.333), _Found("STO002", 150.0)])
+    assert card["points"] == 150.67  # 150.666 to two decimals
+    assert card["score"] == 0.0 and card["grade"] == "F"
+    assert card["areas"]["NET"] == 99.33 and card["areas"]["STO"] == 0.0 and card["areas"]["CPU"] == 100.0
+    card = scorecard([_Found("CON001", 12.3456)])
+    assert card["score"] == 87.65 and card["grade"] == "B" and card["areas"]["CON"] == 87.65
+
+
+def test_a_review_that_did_not_happen_has_points_but_no_score():
+    card = scorecard([_Found("SPEC002", 0.125)], not_reviewed="spec.task: required field is missing")
+    assert card == {"score": None, "grade": None, "not_reviewed": "spec.task: required field is missing", "points": 0.12, "areas": {}}
