@@ -62,8 +62,9 @@ Date = Annotated[
     datetime.date, BeforeValidator(_iso_date),
     WithJsonSchema({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "A date, YYYY-MM-DD."}),
 ]
-Positive = Annotated[int, Field(ge=1), BeforeValidator(_not_bool)]
-NonNegative = Annotated[int, Field(ge=0), BeforeValidator(_not_bool)]
+MAX_INT = 2**63 - 1  # the largest integer pydantic reads (a float such as 9.2e18 is past it): the schema says so too
+Positive = Annotated[int, Field(ge=1, le=MAX_INT), BeforeValidator(_not_bool)]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_INT), BeforeValidator(_not_bool)]
 Flag = Annotated[bool, Field(strict=True)]
 
 

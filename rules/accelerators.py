@@ -34,8 +34,8 @@ def _shortfall(review, need_bytes: float, need_text: str):
 
 
 class TrainingMemory(Params):
-    bytes_per_parameter: float = Field(18, gt=0, description="Bytes of training state per parameter: mixed-precision AdamW keeps 8 optimizer + 4 gradient + 4+2 weight bytes.")
-    overhead: float = Field(1.25, ge=1, description="Multiplier for activations and buffers on top of the training state.")
+    bytes_per_parameter: float = Field(gt=0, description="Bytes of training state per parameter: mixed-precision AdamW keeps 8 optimizer + 4 gradient + 4+2 weight bytes.")
+    overhead: float = Field(ge=1, description="Multiplier for activations and buffers on top of the training state.")
 
 
 @check(TrainingMemory)
@@ -84,7 +84,7 @@ def _zero_stage_shortfall(review, params):
 
 
 class InferenceMemory(Params):
-    overhead: float = Field(1.25, ge=1, description="Multiplier for the KV cache and buffers on top of the weights.")
+    overhead: float = Field(ge=1, description="Multiplier for the KV cache and buffers on top of the weights.")
 
 
 @check(InferenceMemory)
@@ -103,7 +103,7 @@ def too_few_for_inference(review, params):
 
 
 class SparseClaim(Params):
-    ratio: float = Field(1.8, gt=1, description="A quoted figure at or above this multiple of the catalog's dense figure is the sparse one (2:4 sparsity doubles it).")
+    ratio: float = Field(gt=1, description="A quoted figure at or above this multiple of the catalog's dense figure is the sparse one (2:4 sparsity doubles it).")
 
 
 @check(SparseClaim)
@@ -125,7 +125,7 @@ def sparse_tflops_claim(review, params):
 
 
 class Mfu(Params):
-    max_mfu: float = Field(0.6, gt=0, le=1, description="Highest model FLOPS utilisation a plan may assume.")
+    max_mfu: float = Field(gt=0, le=1, description="Highest model FLOPS utilisation a plan may assume.")
 
 
 @check(Mfu)

@@ -390,7 +390,7 @@ def hidden_cost_lines(review, params):
 
 
 class Commitment(Params):
-    min_share: float = Field(0.8, gt=0, le=1, description="Share of the advertised figure a committed figure may fall to without a finding.")
+    min_share: float = Field(gt=0, le=1, description="Share of the advertised figure a committed figure may fall to without a finding.")
 
 
 @check(Commitment)

@@ -11,8 +11,8 @@ from .common import Params, fmt, memory
 
 
 class Cores(Params):
-    default_workers_error: int = Field(2, ge=0, description="Dataloader workers per accelerator assumed without a workload, below which it is an error.")
-    default_workers_warning: int = Field(3, ge=0, description="Workers per accelerator assumed without a workload, below which it is a warning.")
+    default_workers_error: int = Field(ge=0, description="Dataloader workers per accelerator assumed without a workload, below which it is an error.")
+    default_workers_warning: int = Field(ge=0, description="Workers per accelerator assumed without a workload, below which it is a warning.")
 
 
 def _cores_path(i, cpu):

@@ -19,7 +19,7 @@ GBPS_BITS = 8e9  # GB/s (nccl-tests busbw, decimal) in bits per second, the unit
 
 
 class Ratio(Params):
-    min_ratio: float = Field(0.95, gt=0, le=1, description="Share of the quoted figure a measurement must reach (reporting tools show a little less than the installed size).")
+    min_ratio: float = Field(gt=0, le=1, description="Share of the quoted figure a measurement must reach (reporting tools show a little less than the installed size).")
 
 
 def _nodes(review) -> list:
@@ -141,7 +141,7 @@ _COLLECTIVE = re.compile(r"bus|nccl|all.?reduce|all.?gather|collective|inter.?no
 
 
 class Collective(Params):
-    min_share: float = Field(0.9, gt=0, le=1, description="Share of the adapters' line rate (nics_per_node x nic_speed) a multi-node all-reduce busbw must reach without a contract figure.")
+    min_share: float = Field(gt=0, le=1, description="Share of the adapters' line rate (nics_per_node x nic_speed) a multi-node all-reduce busbw must reach without a contract figure.")
 
 
 @check(Collective)
@@ -252,7 +252,7 @@ def filesystems(review, params):
 
 
 class Pool(Params):
-    memory_tolerance: float = Field(0.02, ge=0, lt=1, description="Share by which a node's host memory may fall below the pool's largest before it differs.")
+    memory_tolerance: float = Field(ge=0, lt=1, description="Share by which a node's host memory may fall below the pool's largest before it differs.")
 
 
 @check(Pool)

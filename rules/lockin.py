@@ -36,7 +36,6 @@ def proprietary_software_required(review, params):
 
 class PluginFabrics(Params):
     fabrics: dict[str, str] = Field(
-        {"efa": "the aws-ofi-nccl plugin (EFA)", "tcpx": "Google's GPUDirect-TCPX NCCL plugin", "tcpxo": "Google's GPUDirect-TCPXO NCCL plugin"},
         description="Inter-node fabrics that need a vendor-specific collective plugin, and the plugin.",
     )
 

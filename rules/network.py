@@ -54,10 +54,10 @@ def tensor_parallel_over_pcie(review, params):
 
 
 class InterNodeBandwidth(Params):
-    warn_below: Rate = Field("400Gbps", description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about, for the reference accelerator; scaled by dense TFLOPS.")
-    error_below: Rate = Field("100Gbps", description="Advertised bandwidth per reference accelerator below which it is an error; scaled by dense TFLOPS.")
-    reference_tflops: float = Field(989.4, gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
-    efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
+    warn_below: Rate = Field(description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about, for the reference accelerator; scaled by dense TFLOPS.")
+    error_below: Rate = Field(description="Advertised bandwidth per reference accelerator below which it is an error; scaled by dense TFLOPS.")
+    reference_tflops: float = Field(gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
+    efficiency: float = Field(gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
 
 
 def _multi_node_training(review) -> bool:
@@ -179,8 +179,8 @@ def oversubscribed_fabric(review, params):
 
 
 class CommsCompute(Params):
-    efficiency: float = Field(0.8, gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
-    gradient_bytes: float = Field(2, gt=0, description="Bytes per gradient element reduced (bf16).")
+    efficiency: float = Field(gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
+    gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
 
 
 @check(CommsCompute)

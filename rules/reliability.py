@@ -10,8 +10,8 @@ from .common import Params, ceil
 
 
 class Spares(Params):
-    min_share: float = Field(0.05, ge=0, le=1, description="Spare nodes as a share of the pool's nodes that a purchase should include.")
-    min_nodes: int = Field(8, ge=1, description="Pools with fewer nodes are not asked for a spare (one spare would be a large share of the purchase); an info finding says so.")
+    min_share: float = Field(ge=0, le=1, description="Spare nodes as a share of the pool's nodes that a purchase should include.")
+    min_nodes: int = Field(ge=1, description="Pools with fewer nodes are not asked for a spare (one spare would be a large share of the purchase); an info finding says so.")
 
 
 @check(Spares)

@@ -13,7 +13,7 @@ WORKING_DATA = ("datasets", "checkpoints", "code")
 
 
 class NonParallel(Params):
-    types: list[str] = Field(["nfs", "smb", "efs", "filestore", "cephfs"], description="Storage types that are not parallel filesystems.")
+    types: list[str] = Field(description="Storage types that are not parallel filesystems.")
 
 
 def is_parallel(store, params) -> bool | None:
@@ -42,7 +42,7 @@ def non_parallel_shared_filesystem(review, params):
 
 
 class Headroom(Params):
-    min_ratio: float = Field(1.25, ge=1, description="Capacity needed as a multiple of the data it must hold.")
+    min_ratio: float = Field(ge=1, description="Capacity needed as a multiple of the data it must hold.")
 
 
 @check(Headroom)
@@ -70,8 +70,8 @@ def insufficient_storage_headroom(review, params):
 
 
 class CheckpointStall(Params):
-    warn_above: float = Field(0.01, gt=0, lt=1, description="Share of training time spent writing checkpoints above which it is a warning.")
-    error_above: float = Field(0.05, gt=0, lt=1, description="Share above which it is an error.")
+    warn_above: float = Field(gt=0, lt=1, description="Share of training time spent writing checkpoints above which it is a warning.")
+    error_above: float = Field(gt=0, lt=1, description="Share above which it is an error.")
 
 
 @check(CheckpointStall)

@@ -12,7 +12,7 @@ from .common import Params, catalog_facts, judged_pools
 
 
 class PortSpeed(Params):
-    max_port: Rate = Field("800Gbps", description="Fastest single NIC port shipping (ConnectX-8 class); a faster 'port' is a unit or aggregation mistake.")
+    max_port: Rate = Field(description="Fastest single NIC port shipping (ConnectX-8 class); a faster 'port' is a unit or aggregation mistake.")
 
 
 @check(PortSpeed)
@@ -48,8 +48,8 @@ def bidirectional_bandwidth(review, params):
 
 
 class Aggregate(Params):
-    tolerance: float = Field(0.05, ge=0, lt=1, description="How close to the node aggregate a per-accelerator figure must be to be flagged.")
-    max_port: Rate = Field("800Gbps", description="Fastest single NIC port shipping; a faster per-NIC figure is a node aggregate.")
+    tolerance: float = Field(ge=0, lt=1, description="How close to the node aggregate a per-accelerator figure must be to be flagged.")
+    max_port: Rate = Field(description="Fastest single NIC port shipping; a faster per-NIC figure is a node aggregate.")
 
 
 @check(Aggregate)
