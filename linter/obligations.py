@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "lessor", "contractor", "we", "us", "our", "ours")
@@ -80,20 +81,10 @@ _DEFINED_AS = re.compile(
 )
 
 
-_LAST: list = [None, None, None]  # the contract, extra and parties of the last call: every rule asks again
-
-
+@last_document
 def parties(contract, extra: dict | None = None) -> Parties:
     """The parties of `contract`: the usual role words, the names its own text defines, and the
-    names the user gave (`spec.parties`, then `extra` from the configuration). Read once per
-    contract: the rules ask for each clause, and reading them scans the whole document."""
-    if _LAST[0] is contract and _LAST[1] == extra:
-        return _LAST[2]
-    _LAST[:] = contract, extra, _parties(contract, extra)
-    return _LAST[2]
-
-
-def _parties(contract, extra: dict | None) -> Parties:
+    names the user gave (`spec.parties`, then `extra` from the configuration)."""
     vendor, customer = set(VENDOR_WORDS), set(CUSTOMER_WORDS)
     for clause in contract.spec.clauses:
         for match in _DEFINED_AS.finditer(clause.text):

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .memo import last_document
+
 KINDS = ("order-form", "terms", "sla", "policy")
 
 # the title says what the paper is
@@ -61,18 +63,9 @@ class Paper:
         return f"document kind: {self.kind} ({self.why})"
 
 
-_LAST: list = [None, None, None]  # the contract, declared kind and Paper of the last call: each absence rule asks
-
-
+@last_document
 def paper(contract, declared: str | None = None) -> Paper:
-    """The kind of `contract`: `spec.kind`, else `declared` (the configuration's), else read (once
-    per contract: every absence rule asks)."""
-    if _LAST[0] is not contract or _LAST[1] != declared:
-        _LAST[:] = contract, declared, _paper(contract, declared)
-    return _LAST[2]
-
-
-def _paper(contract, declared: str | None) -> Paper:
+    """The kind of `contract`: `spec.kind`, else `declared` (the configuration's), else read."""
     if contract.spec.kind:
         return Paper(contract.spec.kind, "declared by the contract: spec.kind, or contract-kind in its front matter")
     if declared:

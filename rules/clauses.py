@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pydantic import field_validator
 
 from clusterlint import units
+from clusterlint.memo import last_document
 from clusterlint.sentences import per_sentence
 
 from .common import Params
@@ -157,18 +158,9 @@ _FIELDS = (
 )
 
 
-_LAST: list = [None, ()]  # the contract and texts of the last call: each contract rule asks again
-
-
+@last_document
 def texts(contract) -> tuple[Text, ...]:
-    """Every free text of a contract: clauses first, then the structured terms written as text.
-    Built once per contract (a clause's kind is read from its words)."""
-    if _LAST[0] is not contract:
-        _LAST[:] = contract, tuple(_texts(contract))
-    return _LAST[1]
-
-
-def _texts(contract) -> list[Text]:
+    """Every free text of a contract: clauses first, then the structured terms written as text."""
     out = []
     for i, clause in enumerate(contract.spec.clauses):
         out.append(Text(("spec", "clauses", i, "text"), f"clause {clause.ref}", clause.text, clause.kind or kind_of(clause.text)))
@@ -179,7 +171,7 @@ def _texts(contract) -> list[Text]:
     for i, item in enumerate(contract.spec.performance):
         if item.method:
             out.append(Text(("spec", "performance", i, "method"), f"performance[{i}].method", item.method, "operative"))
-    return out
+    return tuple(out)  # shared by every caller: not to be changed
 
 
 @dataclass(frozen=True)
