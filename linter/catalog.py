@@ -7,7 +7,6 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 
 from . import units
 
@@ -55,10 +54,7 @@ def _quantity(text, kind):
 
 @lru_cache(maxsize=1)
 def load() -> dict[str, AcceleratorFacts]:
-    import yaml
-
-    text = resources.files("clusterlint").joinpath("data/accelerators.yaml").read_text(encoding="utf-8")
-    raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    from .builtin_data import ACCELERATORS as raw  # data/accelerators.yaml, as tools/generate_data.py wrote it
     catalog = {}
     for ident, entry in raw["accelerators"].items():
         catalog[ident] = AcceleratorFacts(

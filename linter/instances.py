@@ -16,7 +16,6 @@ import copy
 import difflib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from .findings import dotted
 from .loader import Document, Problem
@@ -39,10 +38,7 @@ class Instance:
 
 @lru_cache(maxsize=1)
 def load() -> dict[str, Instance]:
-    import yaml
-
-    text = resources.files("clusterlint").joinpath("data/instances.yaml").read_text(encoding="utf-8")
-    raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    from .builtin_data import INSTANCES as raw  # data/instances.yaml, as tools/generate_data.py wrote it
     return {ident: Instance(ident, {k: v for k, v in entry.items() if k != "sources"}, entry["sources"])
             for ident, entry in raw["instances"].items()}
 

@@ -71,7 +71,7 @@ Flag = Annotated[bool, Field(strict=True)]
 class Strict(BaseModel):
     """Unknown keys are errors: a typo like `nic_sped` must never be ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 # ---------------------------------------------------------------- Cluster
@@ -280,9 +280,9 @@ class Location(Strict):
 
 class ClusterSpec(Strict):
     node_pools: list[NodePool] = Field(min_length=1)
-    network: Network = Network()
+    network: Network = Field(default_factory=Network)
     storage: Optional[list[Storage]] = Field(None, description="Storage systems; [] = none, absent = not stated (SPEC006 asks).")
-    software: Software = Software()
+    software: Software = Field(default_factory=Software)
     location: Optional[Location] = None
 
 
@@ -382,11 +382,11 @@ class ContractSpec(Strict):
                           "to an order form; on public paper they ask, as info.")
     parties: Parties = Field(default_factory=Parties, description="Who the vendor and the customer are, as the contract names them (see CON001).")
     term: Optional[Duration] = None
-    pricing: Pricing = Pricing()
-    delivery: Delivery = Delivery()
-    sla: Sla = Sla()
+    pricing: Pricing = Field(default_factory=Pricing)
+    delivery: Delivery = Field(default_factory=Delivery)
+    sla: Sla = Field(default_factory=Sla)
     performance: list[PerformanceCommitment] = Field(default_factory=list)
-    exit: Exit = Exit()
+    exit: Exit = Field(default_factory=Exit)
     clauses: list[Clause] = Field(default_factory=list)
 
 
@@ -449,7 +449,7 @@ class WorkloadSpec(Strict):
     tokens: Optional[Count] = None
     sequence_length: Optional[Positive] = None
     global_batch_size: Optional[Positive] = Field(None, description="Sequences per optimizer step.")
-    parallelism: Parallelism = Parallelism()
+    parallelism: Parallelism = Field(default_factory=Parallelism)
     placement: Optional[Placement] = Field(None, description="Where the workload runs; else tensor x pipeline x data accelerators when all are given, else the whole first pool.")
     dataloader: Optional[Dataloader] = None
     dataset: Optional[Dataset] = None

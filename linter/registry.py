@@ -173,22 +173,15 @@ def parse_rule(data, file: str, positions: dict | None = None, origin: str = "bu
 
 @lru_cache(maxsize=1)
 def builtin_rules() -> dict[str, Rule]:
-    """Every rule shipped in `clusterlint.rules`, by id, in id order."""
-    import yaml
+    """Every rule shipped in `clusterlint.rules`, by id, in id order (read from the rule files' data
+    in `clusterlint.builtin_data`, generated from them by tools/generate_data.py)."""
+    from .builtin_data import RULES
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     rules = {}
-    folder = resources.files("clusterlint.rules")
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".yaml"):
-            continue
-        file = f"rules/{entry.name}"
-        try:
-            data = yaml.load(entry.read_text(encoding="utf-8"), Loader=loader)
-        except yaml.YAMLError as exc:
-            raise RuleError(f"{file}: invalid YAML: {exc}") from None
+    for name, data in RULES.items():
+        file = f"rules/{name}"
         rule = parse_rule(data, file)
-        if not entry.name.startswith(f"{rule.id}-{rule.name}."):
+        if not name.startswith(f"{rule.id}-{rule.name}."):
             raise RuleError(f"{file}: id: file name must be {rule.id}-{rule.name}.yaml")
         if rule.id in rules:
             raise RuleError(f"{file}: id: {rule.id} is already defined in {rules[rule.id].file}")
@@ -244,16 +237,61 @@ def user_rules(paths) -> dict[str, Rule]:
 def plugin_rules() -> dict[str, Rule]:
     """Rules of installed plugins: each entry point of group `clusterlint.rules` names a package
     whose .yaml files are rule files (their checks live in the plugin's own modules)."""
-    from importlib.metadata import entry_points
-
     rules: dict[str, Rule] = {}
-    for ep in sorted(entry_points(group=ENTRY_POINTS), key=lambda e: e.name):
+    for name, value in plugin_entry_points():
         try:
-            package = ep.load()
+            module, _, attr = value.partition(":")
+            package = import_module(module.strip())
+            for part in filter(None, attr.strip().split(".")):
+                package = getattr(package, part)
             folder = resources.files(package)
         except Exception as exc:  # a broken plugin must say which one it is
-            raise RuleError(f"plugin {ep.name} ({ep.value}): cannot load ({type(exc).__name__}: {exc})") from None
+            raise RuleError(f"plugin {name} ({value}): cannot load ({type(exc).__name__}: {exc})") from None
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.name.endswith((".yaml", ".yml")):
-                add_rule(rules, read_rule_file(str(entry), f"plugin {ep.name}", entry.read_bytes()))
+                add_rule(rules, read_rule_file(str(entry), f"plugin {name}", entry.read_bytes()))
     return rules
+
+
+def plugin_entry_points() -> list[tuple[str, str]]:
+    """(name, value) of each installed entry point of group `clusterlint.rules`, by name.
+
+    Asking `importlib.metadata` reads every installed distribution's metadata, which a plain check
+    should not pay for on every run. So the answer is kept in the user's cache folder
+    (`$XDG_CACHE_HOME/clusterlint`, else `~/.cache/clusterlint`) with the import path it was read
+    for and each folder's modification time. Installing, upgrading or removing a distribution adds
+    or removes its `.dist-info` folder, which changes the time of the folder that holds it, and a
+    different `sys.path` (PYTHONPATH, another virtual environment) is a different key: any change
+    reads the metadata again. `sys.path[0]` (the script's or the working folder) is left out of the
+    key: it changes all the time and is not where distributions are installed. A cache that cannot
+    be read or written is simply not used.
+    """
+    import json
+
+    key = []
+    for folder in sys.path[1:]:  # not the script's or the working folder, which change all the time and hold no installs
+        try:
+            key.append([folder, os.stat(folder or ".").st_mtime_ns])
+        except OSError:
+            key.append([folder, None])
+    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "clusterlint",
+                         "entry-points.json")
+    try:
+        with open(cache, encoding="utf-8") as handle:
+            saved = json.load(handle)
+        if saved["key"] == key and saved["group"] == ENTRY_POINTS:
+            return [tuple(pair) for pair in saved["entry_points"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from importlib.metadata import entry_points
+
+    found = sorted({(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINTS)})
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        partial = f"{cache}.{os.getpid()}"
+        with open(partial, "w", encoding="utf-8") as handle:
+            json.dump({"group": ENTRY_POINTS, "key": key, "entry_points": found}, handle)
+        os.replace(partial, cache)  # whole or not at all, whatever runs beside it
+    except OSError:
+        pass
+    return found

@@ -13,7 +13,7 @@ from functools import lru_cache
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])")
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=65536)  # every clause of a large contract: the rules pass over all of them several times
 def _starts(text: str) -> tuple[int, ...]:
     return (0, *(m.end() for m in SENTENCE_END.finditer(text)))
 
@@ -37,9 +37,9 @@ def sentence_span(text: str, offset: int) -> tuple[int, int]:
 
 def per_sentence(pattern: re.Pattern, text: str):
     """(match, sentence) for the first match of `pattern` in each sentence of `text`."""
-    starts = _starts(text)
-    last = -1
+    starts, last = None, -1
     for match in pattern.finditer(text):
+        starts = starts or _starts(text)  # only for a text the pattern matches in
         i = bisect_right(starts, match.start()) - 1
         if i != last:
             last = i

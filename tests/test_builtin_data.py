@@ -1,0 +1,95 @@
+"""The generated `clusterlint.builtin_data` holds exactly what the rule files and catalogs say.
+
+The YAML files are the source people edit; a check reads the generated module (no YAML parsing of
+rule files at start-up). A stale module would make the tool run rules that differ from their files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from clusterlint import builtin_data, catalog, instances, registry
+from clusterlint.registry import builtin_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _yaml(path: Path):
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_generated_module_is_up_to_date():
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_data.py"), "--check"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_every_rule_file_is_in_the_module_with_its_data():
+    files = sorted((ROOT / "rules").glob("*.yaml"))
+    assert list(builtin_data.RULES) == [p.name for p in files]
+    for path in files:
+        assert builtin_data.RULES[path.name] == _yaml(path), path.name
+
+
+def test_catalogs_are_the_yaml_files():
+    assert builtin_data.ACCELERATORS == _yaml(ROOT / "linter" / "data" / "accelerators.yaml")
+    assert builtin_data.INSTANCES == _yaml(ROOT / "linter" / "data" / "instances.yaml")
+    assert set(catalog.load()) == set(builtin_data.ACCELERATORS["accelerators"])
+    assert set(instances.load()) == set(builtin_data.INSTANCES["instances"])
+
+
+def test_rules_read_from_the_module_are_the_rule_files():
+    rules = builtin_rules()
+    assert [r.file for r in rules.values()] == sorted(f"rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml"))
+    net003 = _yaml(ROOT / "rules" / "NET003-low-inter-node-bandwidth.yaml")
+    assert rules["NET003"].params == net003["params"]
+    assert rules["NET003"].why == net003["why"].strip()
+
+
+def test_a_plain_check_parses_no_rule_file_and_reads_no_distribution_metadata(tmp_path):
+    code = ("import sys, yaml\n"
+            "calls = []\n"
+            "real = yaml.load\n"
+            "yaml.load = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
+            "from clusterlint.cli import main\n"
+            "try:\n"
+            "    main(['check', 'specs/gcp-a3-highgpu-8g.yaml', '--workload', 'specs/llama70b-pretrain.yaml', '--isolated'])\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print('yaml.load calls', len(calls), 'metadata', 'importlib.metadata' in sys.modules, file=sys.stderr)\n")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert "yaml.load calls 0 metadata True" in first.stderr, first.stderr  # no cache yet: the entry points are read once
+    assert (tmp_path / "clusterlint" / "entry-points.json").is_file()
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert "yaml.load calls 0 metadata False" in again.stderr, again.stderr
+
+
+def test_entry_point_cache_is_used_until_the_import_path_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert registry.plugin_entry_points() == []  # no plugin is installed in the test environment
+    cache = tmp_path / "cache" / "clusterlint" / "entry-points.json"
+    saved = json.loads(cache.read_text())
+    saved["entry_points"] = [["example", "example_rules"]]
+    cache.write_text(json.dumps(saved))
+    assert registry.plugin_entry_points() == [("example", "example_rules")]  # same key: the cache answers
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path)])
+    assert registry.plugin_entry_points() == []  # another import path: read again
+    (tmp_path / "new.dist-info").mkdir()  # an installation changes the folder's time
+    saved = json.loads(cache.read_text())
+    saved["entry_points"] = [["example", "example_rules"]]
+    cache.write_text(json.dumps(saved))
+    os.utime(tmp_path, ns=(1, 1))
+    assert registry.plugin_entry_points() == []
+
+
+def test_an_unwritable_cache_is_not_used(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a file where the folder would be
+    assert registry.plugin_entry_points() == []
