@@ -141,7 +141,7 @@ def main() -> None:
                     marginal = f", {(r['cpu_a'] - one_quote_cpu):.2f} ms beyond one quote's" if one_quote_cpu else ""
                     print(f"{'':<16} per file: {r['cpu_a']:.2f} ms of CPU{marginal}")
             if options.instructions and name == "quote":
-                for label, cmd in (("clusterlint", command), ("python -c pass", [sys.executable, "-c", "pass"])):
+                for label, cmd in (("clusterlint", command), *references(name, args).items()):
                     count = instructions(cmd)
                     print(f"{'':<16} instructions {label}: {count:,}" if count else f"{'':<16} valgrind gave no count")
     print("load average at end " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
