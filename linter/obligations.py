@@ -148,7 +148,7 @@ class Reading:
         """'a vendor obligation ("Provider" + "will")' and the like, for messages."""
         who = {"vendor": "vendor", "customer": "customer", "both": "mutual", "none": "unattributed"}[self.obligor]
         words = " + ".join(f'"{w}"' for w in (self.subject, self.modal) if w)
-        return f"a {who} {self.modality}" + (f" ({words})" if words else "")
+        return f"{'an' if who[0] in 'aeiou' else 'a'} {who} {self.modality}" + (f" ({words})" if words else "")
 
     def as_evidence(self) -> tuple[str, ...]:
         return (f"obligor: {self.obligor}" + (f" (read from {self.subject!r})" if self.subject else ""),

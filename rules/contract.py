@@ -118,7 +118,7 @@ _SOLE_REMEDY = re.compile(
 )
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
-    r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|^\W{0,3}nothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+    r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
 )
 _CREDIT = re.compile(r"\bcredits?\b", re.IGNORECASE)
 
