@@ -37,7 +37,7 @@ _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|i
 _MODAL = re.compile(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|do(?:es)?\s+not\s+attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
-    r"|\b(?P<must>shall|will|must|agrees?\s+to|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
+    r"|\b(?P<must>shall|will|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
     r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
     r"(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
@@ -47,7 +47,7 @@ _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "a
 # a leading condition: "If you attempt to exceed your quota, we may ..."
 _CONDITION = re.compile(r"^\W{0,3}(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
 _PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
-_PASSIVE = re.compile(r"\s+be\s+(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t))\b", re.IGNORECASE)  # "will be provisioned", no agent named
+_PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t))\b", re.IGNORECASE)  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
 
@@ -55,6 +55,8 @@ _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s
 _VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|constitutes?|represents?|means|counts)\b", re.IGNORECASE)
 # a main clause's verb, then a subordinate clause before any modal: "X is unavailable if users cannot ..."
 _SUBORDINATE = re.compile(r"\b(?:is|are|was|were)\b[^,;]{0,80}?\b(?:if|when|whenever|while|unless|in\s+which|during\s+which)\b", re.IGNORECASE)
+# a disclaimer: what follows it is what is not promised
+_DISCLAIMER = re.compile(r"\b(?:does|do|did)\s+not\s+(?:guarantee|warrant|represent|promise)\b|\bmakes?\s+no\s+(?:warrant|guarantee|representation|promise)", re.IGNORECASE)
 # a clause that is only a condition: a proviso, or a list item that ends a list's line
 _PROVISO = re.compile(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1,4}\)\s[^.]{0,300}[;,](?:\s*(?:and|or))?\s*$", re.IGNORECASE)
 
@@ -198,8 +200,8 @@ def read(text: str, who: Parties) -> Reading:
     condition = _CONDITION.match(text)
     start = condition.end() + 1 if condition and text[condition.end() : condition.end() + 1] == "," else 0
     first = _MODAL.search(text, start)
-    if first is not None and _SUBORDINATE.search(text[start : first.start()]):
-        first = None
+    if first is not None and (_SUBORDINATE.search(text[start : first.start()]) or _DISCLAIMER.search(text, start, first.end())):
+        first = None  # "X is down if users cannot ...", "Provider does not warrant that the Service will ..."
     if first is None and _PROVISO.match(text):
         return Reading("none", "condition", "", "")  # "provided that ...;", "(b) the change is reasonable;"
     return read_at(text, first.start() if first else start, who)

@@ -105,6 +105,10 @@ def _who(**names):
     ("provided that the notice is given in writing;", ("none", "condition")),
     ("(b) the change does not increase the Fees; and", ("none", "condition")),
     ("(b) Provider shall deliver the Cluster.", ("vendor", "obligation")),
+    ("Supplier does not warrant that the nodes will run without faults.", ("vendor", "description")),  # a disclaimer
+    ("We make no guarantee that spare nodes will exist.", ("vendor", "description")),
+    ("You agree that the Fees are non-refundable.", ("customer", "obligation")),
+    ("A node shall be deemed failed when it misses three checks.", ("none", "obligation")),  # deeming: nobody performs
 ])
 def test_reader_shapes(text, pair):
     assert read(text, _who(customer=["Orbit Labs"])).pair == pair
