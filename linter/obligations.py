@@ -53,6 +53,7 @@ _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s
 
 # the verb that ends a sentence's subject when no modal governs it
 _VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|constitutes?|represents?|means|counts)\b", re.IGNORECASE)
+_EXPLETIVE = re.compile(r"(?:\S{1,12}\s+)?\W{0,3}(?:it|there|this)\s+", re.IGNORECASE)  # after the clause's own number, if any
 # a main clause's verb, then a subordinate clause before any modal: "X is unavailable if users cannot ..."
 _SUBORDINATE = re.compile(r"\b(?:is|are|was|were)\b[^,;]{0,80}?\b(?:if|when|whenever|while|unless|in\s+which|during\s+which)\b", re.IGNORECASE)
 # a disclaimer: what follows it is what is not promised
@@ -177,6 +178,8 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
         governing = previous  # "will strive to": the modal, not the verb it governs
     if governing is None:
         head = _VERB.search(sentence, 0, max(at, 60))  # the subject ends at the verb: "Credits are Customer's sole remedy"
+        if head and _EXPLETIVE.fullmatch(sentence[: head.start()]):
+            head = None  # "It is Customer's duty to ...": the party comes after the verb
         obligor, subject = _subject(sentence, 0, head.start() if head else max(at, 60), who)
         return Reading(obligor, "description", subject, "")
     kind = governing.lastgroup

@@ -80,6 +80,7 @@ def test_tuning_shapes_fire_with_their_message(tmp_path, text, rule, message):
     "Nothing in this Schedule makes the credits Customer's exclusive remedy.",
     "Downtime does not include any period in which the node is unreachable because of Buyer's own firewall.",
     "Service credits are granted subject to availability of program funds.",  # no capacity
+    "It is Customer's responsibility to use reasonable efforts to secure its account.",  # the customer's duty
 ])
 def test_tuning_shapes_that_stay_silent(tmp_path, text):
     assert _messages(tmp_path, text) == []
@@ -100,6 +101,7 @@ def _who(**names):
     ("The Buyer's GPUs will be shipped from Rotterdam.", ("vendor", "obligation")),
     ("Service Credits are the Buyer's only compensation.", ("none", "description")),  # the party in the predicate
     ("Customer's sole remedy is a credit.", ("customer", "description")),
+    ("It is Customer's duty to keep its keys secret.", ("customer", "description")),  # "it is": the party follows
     ("The Platform is down if users cannot log in.", ("none", "description")),  # the modal is the condition's
     ("Provider may suspend an account if Customer cannot pay.", ("vendor", "permission")),
     ("provided that the notice is given in writing;", ("none", "condition")),
