@@ -5,18 +5,23 @@ to" differently: the first is the vendor's (weak) promise, the second the custom
 This module makes that reading for the contract rules, deterministically and with words a finding
 can quote:
 
-- the **parties**: the vendor ("Provider", "Vendor", "Supplier", we/us/our, and the names the
-  document gives it: `Northwind Compute ("Provider")`) and the customer ("Customer", "Client",
-  "Licensee", you/your, and its defined names); the user can add names in the contract's
-  `parties:` (or the configuration's `parties:`);
+- the **parties**: the vendor ("Provider", "Vendor", "Supplier", "Licensor", we/us/our, and the
+  names the document gives it: `Northwind Compute ("Provider")`) and the customer ("Customer",
+  "Client", "Licensee", "Buyer", "Users", you/your, and its defined names); the user can add names
+  in the contract's `parties:` (or the configuration's `parties:`);
 - the **modal** that governs some words: the last modal verb before them in their sentence
-  ("shall", "will", "must", "agrees to", "undertakes to" = obligation; "may", "can" = permission;
-  "shall not", "may not", "must not", "agrees not to", "cannot" = prohibition; "strives/aims/
-  endeavours/attempts to" with no modal = aspiration; none = description), unless the words sit in
-  a leading condition ("If you attempt to ..., we may ...");
+  ("shall", "will", "must", "agrees to/that", "undertakes to" = obligation; "may", "can" =
+  permission; "shall not", "may not", "must not", "agrees not to", "cannot", "Neither party shall"
+  = prohibition; "strives/aims/endeavours/attempts/targets to", "our goal is to" with no modal =
+  aspiration; none = description), unless the words sit in a leading condition ("If you attempt to
+  ..., we may ..."); a sentence's main clause is read without the modals of a trailing condition
+  ("X is down if users cannot log in") or of what a disclaimer does not promise ("does not warrant
+  that the Service will ..."), and a proviso or a list item ending in ";" is a condition;
 - the **obligor**: the party named at the head of that modal's subject ("Customer will ...",
-  "Your account ...", "Either party may ..." = both), or the agent of a passive ("... will be
-  answered by Provider's engineers").
+  "Your account ...", "Either party may ..." = both; with no modal, the subject before the verb:
+  "Credits are Customer's sole remedy" names none), the agent of a passive ("... will be answered
+  by Provider's engineers"), or the vendor for a passive with no agent ("Orbit Labs' capacity will
+  be made available"; not a deeming, "shall be deemed").
 
 Every step is a bounded regular expression or a scan of the sentence: time is linear in the text.
 """
