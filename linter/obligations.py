@@ -5,18 +5,23 @@ to" differently: the first is the vendor's (weak) promise, the second the custom
 This module makes that reading for the contract rules, deterministically and with words a finding
 can quote:
 
-- the **parties**: the vendor ("Provider", "Vendor", "Supplier", we/us/our, and the names the
-  document gives it: `Northwind Compute ("Provider")`) and the customer ("Customer", "Client",
-  "Licensee", you/your, and its defined names); the user can add names in the contract's
-  `parties:` (or the configuration's `parties:`);
+- the **parties**: the vendor ("Provider", "Vendor", "Supplier", "Licensor", we/us/our, and the
+  names the document gives it: `Northwind Compute ("Provider")`) and the customer ("Customer",
+  "Client", "Licensee", "Buyer", "Users", you/your, and its defined names); the user can add names
+  in the contract's `parties:` (or the configuration's `parties:`);
 - the **modal** that governs some words: the last modal verb before them in their sentence
-  ("shall", "will", "must", "agrees to", "undertakes to" = obligation; "may", "can" = permission;
-  "shall not", "may not", "must not", "agrees not to", "cannot" = prohibition; "strives/aims/
-  endeavours/attempts to" with no modal = aspiration; none = description), unless the words sit in
-  a leading condition ("If you attempt to ..., we may ...");
+  ("shall", "will", "must", "agrees to/that", "undertakes to" = obligation; "may", "can" =
+  permission; "shall not", "may not", "must not", "agrees not to", "cannot", "Neither party shall"
+  = prohibition; "strives/aims/endeavours/attempts/targets to", "our goal is to" with no modal =
+  aspiration; none = description), unless the words sit in a leading condition ("If you attempt to
+  ..., we may ..."); a sentence's main clause is read without the modals of a trailing condition
+  ("X is down if users cannot log in") or of what a disclaimer does not promise ("does not warrant
+  that the Service will ..."), and a proviso or a list item ending in ";" is a condition;
 - the **obligor**: the party named at the head of that modal's subject ("Customer will ...",
-  "Your account ...", "Either party may ..." = both), or the agent of a passive ("... will be
-  answered by Provider's engineers").
+  "Your account ...", "Either party may ..." = both; with no modal, the subject before the verb:
+  "Credits are Customer's sole remedy" names none), the agent of a passive ("... will be answered
+  by Provider's engineers"), or the vendor for a passive with no agent ("Orbit Labs' capacity will
+  be made available"; not a deeming, "shall be deemed").
 
 Every step is a bounded regular expression or a scan of the sentence: time is linear in the text.
 """
@@ -30,24 +35,36 @@ from functools import lru_cache
 from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
-VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "lessor", "contractor", "we", "us", "our", "ours")
-CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "you", "your", "yours")
+VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours")
+CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours")
 _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|do(?:es)?\s+not\s+attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
-    r"|\b(?P<must>shall|will|must|agrees?\s+to|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
+    r"|\b(?P<must>shall|will|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
-    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets|(?:is|are)\s+(?:striving|aiming|endeavou?ring))\b(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
+    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
+    r"(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
     re.IGNORECASE,
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
 # a leading condition: "If you attempt to exceed your quota, we may ..."
 _CONDITION = re.compile(r"^\W{0,3}(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
 _PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
-_PASSIVE = re.compile(r"\s+be\s+(?:made\s+)?\w+(?:ed|en|t)\b", re.IGNORECASE)  # "will be provisioned", no agent named
+_PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t))\b", re.IGNORECASE)  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
+
+
+# the verb that ends a sentence's subject when no modal governs it
+_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|constitutes?|represents?|means|counts)\b", re.IGNORECASE)
+_EXPLETIVE = re.compile(r"(?:\S{1,12}\s+)?\W{0,3}(?:it|there|this)\s+", re.IGNORECASE)  # after the clause's own number, if any
+# a main clause's verb, then a subordinate clause before any modal: "X is unavailable if users cannot ..."
+_SUBORDINATE = re.compile(r"\b(?:is|are|was|were)\b[^,;]{0,80}?\b(?:if|when|whenever|while|unless|in\s+which|during\s+which)\b", re.IGNORECASE)
+# a disclaimer: what follows it is what is not promised
+_DISCLAIMER = re.compile(r"\b(?:does|do|did)\s+not\s+(?:guarantee|warrant|represent|promise)\b|\bmakes?\s+no\s+(?:warrant|guarantee|representation|promise)", re.IGNORECASE)
+# a clause that is only a condition: a proviso, or a list item that ends a list's line
+_PROVISO = re.compile(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1,4}\)\s[^.]{0,300}[;,](?:\s*(?:and|or))?\s*$", re.IGNORECASE)
 
 
 _REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
@@ -65,14 +82,14 @@ class Parties:
         return _party_pattern(self.vendor, self.customer)
 
     def party(self, name: str) -> str:
-        key = " ".join(name.lower().split()).removesuffix("'s").removesuffix("’s")
+        key = " ".join(name.lower().split()).removesuffix("'s").removesuffix("’s").rstrip("'’")
         return "vendor" if key in self.vendor else "customer" if key in self.customer else "none"
 
 
 @lru_cache(maxsize=64)
 def _party_pattern(vendor: frozenset, customer: frozenset) -> re.Pattern:
     names = sorted(vendor | customer, key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in names) + r")(?:['’]s)?(?![\w-])", re.IGNORECASE)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in names) + r")(?:['’]s|(?<=s)['’](?=\s))?(?![\w-])", re.IGNORECASE)
 
 
 # `Northwind Compute Ltd ("Provider")`, `Acme, Inc. (the "Customer")`: a name and the role it is given
@@ -139,7 +156,7 @@ class Reading:
         """'a vendor obligation ("Provider" + "will")' and the like, for messages."""
         who = {"vendor": "vendor", "customer": "customer", "both": "mutual", "none": "unattributed"}[self.obligor]
         words = " + ".join(f'"{w}"' for w in (self.subject, self.modal) if w)
-        return f"a {who} {self.modality}" + (f" ({words})" if words else "")
+        return f"{'an' if who[0] in 'aeiou' else 'a'} {who} {self.modality}" + (f" ({words})" if words else "")
 
     def as_evidence(self) -> tuple[str, ...]:
         return (f"obligor: {self.obligor}" + (f" (read from {self.subject!r})" if self.subject else ""),
@@ -165,7 +182,10 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
             and previous.end() >= _clause_start(sentence, governing.start()):
         governing = previous  # "will strive to": the modal, not the verb it governs
     if governing is None:
-        obligor, subject = _subject(sentence, 0, max(at, 60), who)
+        head = _VERB.search(sentence, 0, max(at, 60))  # the subject ends at the verb: "Credits are Customer's sole remedy"
+        if head and _EXPLETIVE.fullmatch(sentence[: head.start()]):
+            head = None  # "It is Customer's duty to ...": the party comes after the verb
+        obligor, subject = _subject(sentence, 0, head.start() if head else max(at, 60), who)
         return Reading(obligor, "description", subject, "")
     kind = governing.lastgroup
     lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
@@ -175,16 +195,23 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
         named = who.pattern.match(sentence, agent.end())
         if named:
             obligor, subject = who.party(named.group(0)), named.group(0)
-    elif obligor == "none" and kind == "must" and _PASSIVE.match(sentence, governing.end()):
-        obligor, subject = "vendor", "a passive: the vendor performs"
+    elif (obligor == "none" or subject.endswith(("'", "’", "'s", "’s"))) and kind == "must" and _PASSIVE.match(sentence, governing.end()):
+        obligor, subject = "vendor", "a passive: the vendor performs"  # "Orbit Labs' capacity will be supplied"
+    if kind == "must" and subject.lower().startswith("neither"):
+        kind = "neg"  # "Neither party shall ...": a prohibition on both
     return Reading(obligor, _MODALITY[kind], subject, " ".join(governing.group(0).split()))
 
 
 def read(text: str, who: Parties) -> Reading:
-    """The reading of a sentence's main clause (after a leading condition)."""
+    """The reading of a sentence's main clause (after a leading condition): a modal that sits in a
+    trailing subordinate clause ("the Platform is unavailable if users cannot log in") is not its."""
     condition = _CONDITION.match(text)
     start = condition.end() + 1 if condition and text[condition.end() : condition.end() + 1] == "," else 0
     first = _MODAL.search(text, start)
+    if first is not None and (_SUBORDINATE.search(text[start : first.start()]) or _DISCLAIMER.search(text, start, first.end())):
+        first = None  # "X is down if users cannot ...", "Provider does not warrant that the Service will ..."
+    if first is None and _PROVISO.match(text):
+        return Reading("none", "condition", "", "")  # "provided that ...;", "(b) the change is reasonable;"
     return read_at(text, first.start() if first else start, who)
 
 

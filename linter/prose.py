@@ -271,10 +271,13 @@ def _closing_hashes(title: str) -> str:
 
 
 _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
+# words no heading ends with: a capitalised line that ends with one runs on ("THE CREDITS ABOVE ARE")
+_RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "that", "any", "all", "your", "its", "their", "our"}
 
 
 def _title(line: str) -> bool:
-    """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery")."""
+    """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery"),
+    not ending with a word that needs more after it (an all-caps disclaimer wrapped across lines)."""
     if len(line) > 120:
         return False
     words = [w for w in line.split() if any(c.isalpha() for c in w)]
@@ -282,6 +285,7 @@ def _title(line: str) -> bool:
         0 < len(words) <= 8
         and not line.rstrip().endswith((".", ";", ":", ","))
         and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
+        and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
     )
 
 

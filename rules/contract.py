@@ -75,7 +75,7 @@ _RESERVATION = re.compile(
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|inventory|resources?|machines?|compute)\b", re.IGNORECASE
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|equipment|inventory|resources?|machines?|compute)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
@@ -112,11 +112,14 @@ def subject_to_availability(review, params):
 
 
 _SOLE_REMEDY = re.compile(
-    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+exclusive)?[\s*_]+(?:and[\s*_]+)?remed(?:y|ies)\b|\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b",
+    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+exclusive)?[\s*_]+(?:and[\s*_]+)?remed(?:y|ies)\b|\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b"
+    r"|\bexcept\s+(?:for\s+)?(?:the\s+right\s+to\s+)?(?:(?:a|any|the)\s+)?(?:service\s+)?credits?\b[^.;]{0,60}?\bno\s+(?:other\s+)?(?:right\s+or\s+)?remed(?:y|ies)\b",
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
-_PRESERVED = re.compile(r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b", re.IGNORECASE)
+_PRESERVED = re.compile(
+    r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+)
 _CREDIT = re.compile(r"\bcredits?\b", re.IGNORECASE)
 
 
@@ -142,8 +145,9 @@ def sole_remedy_credits(review, params):
 _DOWNTIME = re.compile(r"\b(?:downtime|unavailab\w*|outages?|down)\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b"
-    r"|\bcannot\s+be\s+reached\b|\bunable\s+to\s+(?:access|connect|log\s?in|reach)\b|\bno\s+(?:external\s+)?(?:network\s+)?access\b"
-    r"|\brespond\w*\s+to\s+(?:requests|ping)|\bping\b|\bapi\s+(?:requests|calls)\s+(?:fail|return)",
+    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?)\b"
+    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
+    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\bapi\s+(?:requests|calls)\s+(?:fail|return)",
     re.IGNORECASE,
 )
 _DEGRADED = re.compile(
@@ -151,6 +155,20 @@ _DEGRADED = re.compile(
     r"|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*)",
     re.IGNORECASE,
 )
+
+
+_EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
+
+
+def _excluded(text: str, at: int) -> bool:
+    """Whether the connectivity words at `at` are what downtime leaves out ("Downtime does not include
+    periods in which the instance is unreachable because of ..."): an exclusion between the last
+    mention of downtime before them and them."""
+    lo = max(0, at - 200)
+    last = None
+    for last in _DOWNTIME.finditer(text, lo, at):
+        pass
+    return last is not None and bool(_EXCLUDED.search(text, last.end(), at))
 
 
 @check(Params)
@@ -161,7 +179,7 @@ def narrow_downtime_definition(review, params):
         degraded = None
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
-            if not _DOWNTIME.search(sentence) or degraded:
+            if not _DOWNTIME.search(sentence) or degraded or _excluded(item.text, match.start()):
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
