@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from .loader import display, load_bytes, nearest, read_file
 from .registry import AREAS, DOCUMENT_CHECK, add_rule
@@ -242,6 +243,7 @@ def select(rule_ids, layers) -> set:
     return enabled | (set(ALWAYS_ON) & set(rule_ids))
 
 
+@lru_cache(maxsize=1024)  # the same few patterns, for every file of a folder
 def _glob(pattern: str) -> re.Pattern:
     """A glob as a regex: * and ? stay inside a folder, ** crosses folders, [..] is a class."""
     out, i = "", 0

@@ -41,16 +41,46 @@ MAX_NODES = 100_000  # per file, aliases expanded: a quote has a few hundred; a 
 
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark):
+        super().__init__(f"document is nested more than {MAX_DEPTH} levels deep")
+        self.position = (mark.line + 1, mark.column + 1)
+
+
+class _Loader(yaml.composer.Composer, _BASE_LOADER):
     """Plain scalars resolved as YAML 1.2's core schema does, as JSON Schema and editors read them.
 
     YAML 1.1 (PyYAML's default) reads `010` as 8, `1:30` as 90, `1_000` as 1000 and `0o10` as a
     string; YAML 1.2 reads 10, a string, a string and 8. Where the two disagree on a number the
     value is ambiguous across tools, so `_Converter` reports it (SPEC001 at its position) instead
     of picking one. Dates keep their YAML 1.1 resolution: date fields want them, checked.
+
+    Nodes are composed by PyYAML's Python composer from the (C) parser's events, in the one pass
+    over the text, so that a collection nested deeper than MAX_DEPTH is refused at its first event:
+    the C composer recurses without a guard.
     """
 
     yaml_implicit_resolvers: dict = {}
+
+    def __init__(self, stream):
+        _BASE_LOADER.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        self.depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if not isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            return super().compose_node(parent, index)
+        if self.depth >= MAX_DEPTH:
+            raise _TooDeep(event.start_mark)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 for _tag, _regexp, _first in (
@@ -323,49 +353,20 @@ def decode(data: bytes, what: str = "YAML text") -> tuple[str | None, Problem | 
         return None, Problem("SPEC001", f"not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded ({exc.reason}); save the file as UTF-8", line, col)
 
 
-class _DepthGuard:
-    """Reject over-deep nesting before composing (the C composer recurses without a guard).
-
-    It reads the parser's events one document ahead of the composer, so a file whose budget is
-    spent in its first documents is not parsed to its end.
-    """
-
-    def __init__(self, text: str):
-        self.events = yaml.parse(text, Loader=_Loader)
-
-    def next_document(self) -> Problem | None:
-        depth = 0
-        try:
-            for event in self.events:
-                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                    depth += 1
-                    if depth > MAX_DEPTH:
-                        mark = event.start_mark
-                        return Problem("SPEC001", f"document is nested more than {MAX_DEPTH} levels deep", mark.line + 1, mark.column + 1)
-                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                    depth -= 1
-                elif isinstance(event, yaml.DocumentEndEvent):
-                    return None
-        except yaml.YAMLError:
-            return None  # reported with its position by the composer
-        return None
-
-
 def load_text(text: str, file: str) -> LoadedFile:
     """Load YAML text: documents, source maps, and SPEC001/SPEC003 problems."""
     lines = text.splitlines()
     problems: list[Problem] = []
     documents: list[Document] = []
-    guard = _DepthGuard(text)
     nodes = yaml.compose_all(text, Loader=_Loader)
     converter = _Converter(problems)
     try:
         for index in itertools.count():
-            too_deep = guard.next_document()
-            if too_deep:
-                problems.append(too_deep)
+            try:
+                node = next(nodes, _END)
+            except _TooDeep as exc:
+                problems.append(Problem("SPEC001", str(exc), *exc.position))
                 break
-            node = next(nodes, _END)
             if node is _END:
                 break
             if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""):
