@@ -197,7 +197,7 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
 
     _check_formats(formats, outputs)
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
-                      use_baseline=not write_baseline)
+                      use_baseline=not write_baseline, keep_reviews=False)
     report = run_check(options)
     if write_baseline:
         from . import baseline

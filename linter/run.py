@@ -33,6 +33,7 @@ class Options:
     use_baseline: bool = True  # False while writing a baseline: record everything found
     evidence: object = None  # evidence.Evidence for clusterlint accept: runs the rules that need it
     buffers: dict = field(default_factory=dict)  # path -> bytes read instead of the file (an editor's unsaved text)
+    keep_reviews: bool = True  # False: drop each file's typed documents once reviewed (check needs only findings)
 
 
 @dataclass
@@ -276,9 +277,19 @@ def check(options: Options) -> Report:
         baseline = settings.values["baseline"]
         if baseline and options.use_baseline:
             _apply_baseline(result, baseline, baselines)
+        if not options.keep_reviews:
+            _shed(result)
         report.results.append(result)
     shared_docs.finish(elsewhere, options.use_baseline, baselines)
     return report
+
+
+def _shed(result: FileResult) -> None:
+    """Keep of a reviewed file only what a report prints, so that memory does not grow with the
+    number of files: its typed documents go, and its text too when no finding quotes it."""
+    result.reviews = []
+    if not result.findings and not result.suppressed:
+        result.lines, result.pages = [], None
 
 
 def _note_inputs(report: Report, settings, path: str) -> None:
