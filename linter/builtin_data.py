@@ -1226,9 +1226,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                     'why': 'Nothing in a file that does not parse can be checked, so the file fails. '
                                            'The same rule reports input that is not plain YAML data: arbitrary tags '
                                            '(!!python/object), binary or non-UTF-8 content, files over 4 MiB, nesting '
-                                           'deeper than 64 levels and alias expansions past 200,000 nodes (a YAML '
-                                           "'billion laughs'). Each of these stops with a position instead of hanging "
-                                           'or exhausting memory.',
+                                           'deeper than 64 levels and alias expansions past 100,000 nodes in a file (a '
+                                           "YAML 'billion laughs'). Each of these stops with a position instead of "
+                                           'hanging or exhausting memory.',
                                     'fix': 'Fix the syntax at the reported line and column; save the file as UTF-8 '
                                            'plain YAML.',
                                     'sources': ['YAML 1.1 specification: https://yaml.org/spec/1.1/',
