@@ -70,6 +70,12 @@ class _Loader(yaml.composer.Composer, _BASE_LOADER):
         yaml.composer.Composer.__init__(self)
         self.depth = 0
 
+    def descend_resolver(self, current_node, current_index):
+        pass  # no path resolvers are registered: nothing to track per node
+
+    def ascend_resolver(self):
+        pass
+
     def compose_node(self, parent, index):
         event = self.peek_event()
         if not isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -107,6 +113,7 @@ _SCALAR_TAGS = {
 _END = object()
 _NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
 _SCALAR_INT = "tag:yaml.org,2002:int"
+_SCALAR_STR = "tag:yaml.org,2002:str"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -256,7 +263,8 @@ class _Converter:
             if node.tag not in _SCALAR_TAGS:
                 raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
             try:
-                value = self._int(node) if node.tag == _SCALAR_INT else self.constructor.construct_object(node, deep=True)
+                value = self._int(node) if node.tag == _SCALAR_INT else node.value if node.tag == _SCALAR_STR \
+                    else self.constructor.yaml_constructors[node.tag](self.constructor, node)
             except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
                 raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
             if not node.style and node.value[:1] in _NUMERIC_START:  # plain (the C parser says '', the Python one None)
