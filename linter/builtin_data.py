@@ -143,23 +143,32 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'severity': 'error',
                                           'weight': 15,
                                           'check': 'clusterlint.rules.contract:reasonable_effort_clause',
-                                          'params': {'phrases': ['(?:commercially )?reasonabl[ey] (?:best '
-                                                                 ')?(?:efforts?|endeavou?rs?)',
+                                          'params': {'phrases': ['(?:commercially )?reasonabl[ey] (?:best |commercial '
+                                                                 ')?(?:efforts?|endeavou?rs?|steps|attempts?)',
                                                                  'commercially reasonable',
                                                                  'best(?: |-)(?:efforts?|endeavou?rs?)',
                                                                  '(?:diligent|good(?: |-)faith) '
-                                                                 '(?:efforts?|endeavou?rs?)',
+                                                                 '(?:efforts?|endeavou?rs?|attempts?)',
                                                                  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)? to',
-                                                                 'striv(?:e|es|ing) to',
-                                                                 '(?:do|does|doing) (?:its|our|their) (?:very )?best',
+                                                                 '(?:striv|aspir)(?:e|es|ing) to',
+                                                                 '(?:seek|hope|intend|expect)(?:s|ing)? to',
+                                                                 'obligations? of means',
+                                                                 '(?:do|does|doing|try|tries|trying) (?:its|our|their) '
+                                                                 '(?:very )?(?:best|utmost|hardest)',
                                                                  'aim(?:s|ing)? to',
-                                                                 "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective) "
-                                                                 'is to',
+                                                                 "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
+                                                                 '(?:is|will be) to',
                                                                  'targets?(?= \\d| an? )',
                                                                  'target '
                                                                  '(?:availability|uptime|delivery|date|response|resolution|completion|service)',
                                                                  'targeted',
-                                                                 '(?:try|tries|attempt|attempts) to']},
+                                                                 '(?:try|tries|attempt|attempts)(?:,[^,.;]{0,40},)? to',
+                                                                 'be attempted',
+                                                                 'work(?:s|ing)? towards?',
+                                                                 '(?:so|as) far as (?:is )?reasonably '
+                                                                 '(?:practicable|possible)',
+                                                                 '(?:everything|whatever|all that is) reasonably '
+                                                                 '(?:possible|practicable|achievable)']},
                                           'needs': ['Contract'],
                                           'summary': 'A clause promises only effort, not a result.',
                                           'why': '"Will use commercially reasonable efforts to deliver by January 15" '
@@ -317,23 +326,50 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'severity': 'warning',
                                          'weight': 10,
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
-                                         'params': {'phrases': ['subject to (?:the )?(?:capacity |resource |inventory '
-                                                                '|hardware )?availability',
+                                         'params': {'phrases': ['subject (?:always |only )?to (?:the )?(?:capacity '
+                                                                '|resource |inventory |hardware |market )?availability',
+                                                                "subject (?:always |only )?to (?:[a-z'’-]+ "
+                                                                ')?(?:capacity|supply|stock|inventory)(?: constraints| '
+                                                                'limits| limitations)?',
                                                                 '(?:depends?|depending|dependent|conditional|contingent) '
-                                                                '(?:up)?on (?:the )?availability',
-                                                                'subject to (?:available )?capacity',
+                                                                "(?:up)?on (?:[a-z'’-]+ "
+                                                                '){0,4}?(?:availability|supply|stock|inventory|allocation)',
+                                                                '(?:depends?|depending|dependent|conditional|contingent) '
+                                                                '(?:up)?on (?:the |what |whatever '
+                                                                ')?(?:capacity|gpus|hardware|stock|inventory) '
+                                                                "(?:[a-z'’-]+ )?(?:ha(?:s|ve)|holds?)",
                                                                 'as[- ]available',
                                                                 'on an as[- ]available basis',
                                                                 '(?:when|where|if) available',
-                                                                '(?:as|when|once|if) '
-                                                                '(?:capacity|resources|inventory|hardware|gpus|nodes) '
-                                                                '(?:becomes?|is|are) available',
+                                                                '(?:as|when|once|if|while|where|whenever|to the '
+                                                                'extent(?: that)?|provided(?: that)?|as long as|so '
+                                                                'long as|insofar as|whatever) (?:sufficient |enough '
+                                                                '|adequate |spare |free |its |our |their '
+                                                                ')?(?:capacity|resources|inventory|hardware|gpus|nodes|servers|stock|supply) '
+                                                                '(?:(?:becomes?|is|are|remains?) (?:available|free|in '
+                                                                'place|in stock|on hand|sufficient)|exists?)',
+                                                                '(?:if|when|once|while|provided(?: that)?|as long '
+                                                                'as|so long as|to the extent(?: that)?) (?:the |its '
+                                                                '|our |their )?(?:[a-z-]+ '
+                                                                ')?(?:gpus|nodes|servers|hardware|equipment|accelerators|parts) '
+                                                                '(?:is|are|remains?) (?:in stock|on hand)',
+                                                                '(?:if|when|once|while|as long as|so long '
+                                                                'as|provided(?: that)?|to the extent(?: that)?|insofar '
+                                                                "as) (?:[a-z'’-]+ ){1,4}?(?:has|have|holds?|obtains?) "
+                                                                '(?:spare |sufficient |enough |adequate |free |the '
+                                                                'necessary '
+                                                                ')?(?:capacity|stock|inventory|hardware|gpus|supply|nodes|servers)',
+                                                                'while stocks? lasts?',
                                                                 '(?:availability|capacity|stock|inventory|supply) '
                                                                 'permitting',
-                                                                '(?:as|when|if|once)(?: and when)?(?: its| our| '
-                                                                'their)? (?:capacity|inventory|stock|supply|resources) '
+                                                                '(?:as|when|whenever|if|once|while)(?: and when)?(?: '
+                                                                'its| our| their)? '
+                                                                '(?:capacity|inventory|stock|supply|resources) '
                                                                 '(?:allows?|permits?)',
-                                                                'based on availability']},
+                                                                'based on availability',
+                                                                '(?:best|first)[- ]availability',
+                                                                'availability basis',
+                                                                'availability (?:is )?to be confirmed']},
                                          'needs': ['Contract'],
                                          'summary': 'Capacity is promised "subject to availability".',
                                          'why': '"Subject to availability" turns a reservation into a wish: when '

@@ -42,9 +42,9 @@ _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|i
 _MODAL = re.compile(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|do(?:es)?\s+not\s+attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
-    r"|\b(?P<must>shall|will|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
+    r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
-    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
+    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
     r"(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
     re.IGNORECASE,
 )

@@ -273,6 +273,8 @@ def _closing_hashes(title: str) -> str:
 _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
 # words no heading ends with: a capitalised line that ends with one runs on ("THE CREDITS ABOVE ARE")
 _RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "that", "any", "all", "your", "its", "their", "our"}
+# words no heading holds: a capitalised line with one is a sentence wrapped across lines ("DOWNTIME MEANS ANY PERIOD")
+_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby"}
 
 
 def _title(line: str) -> bool:
@@ -286,6 +288,7 @@ def _title(line: str) -> bool:
         and not line.rstrip().endswith((".", ";", ":", ","))
         and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
         and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
+        and not any(w.lower() in _IN_A_SENTENCE for w in words)
     )
 
 

@@ -122,7 +122,8 @@ NUMBER_PREFIX = re.compile(
 _DEFINITION = re.compile(
     # whitespace between the term and its verb is bounded ({0,3}): unbounded runs on both sides of an
     # optional item made a line of spaces cost quadratic time
-    r"^[\W_]{0,3}[\"“'‘]?[A-Z][\w\s/-]{0,60}?[\"”'’]?\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
+    # a term holds no verb: "Credits are the exclusive means of redress" is no definition of "means"
+    r"^[\W_]{0,3}[\"“'‘]?[A-Z](?:(?!\b(?i:is|are|be|shall|will|was|were)\s)[\w\s/-]){0,60}?[\"”'’]?\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
     r"(?i:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"  # "DOWNTIME MEANS ..." too
     r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are)\s+deemed\b"
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",

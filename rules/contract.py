@@ -66,6 +66,7 @@ def _read(hit, reading):
 
 _EXTRA_CAPACITY = re.compile(
     r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"|\bupgrad\w*\b"
     r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
     re.IGNORECASE,
 )
@@ -79,9 +80,13 @@ _CAPACITY = re.compile(
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
-    r"|\bon[\s-]demand\b|\bspot\b|\bpre-?emptible\b|\binterruptible\b",
+    r"|\bon[\s-]demand\b|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
+    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b",
     re.IGNORECASE,
 )
+
+
+_SUPPLIES = re.compile(r"\b(?:shall|will|must|agrees?\s+to)\s+(?:\w+\s+)?(?:provide|supply|furnish|procure|host|make\s+available)\b", re.IGNORECASE)
 
 
 @check(Phrases)
@@ -102,6 +107,8 @@ def subject_to_availability(review, params):
             from clusterlint.obligations import read_at
 
             reading = read_at(item.text, match.start(), clauses.parties_of(review))
+            if reading.obligor == "customer" and reading.modality == "obligation" and _SUPPLIES.search(sentence):
+                continue  # what the customer supplies ("Customer will provide rack space") is not the vendor's capacity
             words = " ".join(match.group(0).split())
             yield _read(review.hit_words(
                 "Contract", item.path, match,
@@ -111,11 +118,32 @@ def subject_to_availability(review, params):
             break
 
 
-_SOLE_REMEDY = re.compile(
-    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+exclusive)?[\s*_]+(?:and[\s*_]+)?remed(?:y|ies)\b|\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b"
-    r"|\bexcept\s+(?:for\s+)?(?:the\s+right\s+to\s+)?(?:(?:a|any|the)\s+)?(?:service\s+)?credits?\b[^.;]{0,60}?\bno\s+(?:other\s+)?(?:right\s+or\s+)?remed(?:y|ies)\b",
-    re.IGNORECASE,
-)
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?)"
+_CREDIT_NOUN = r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision)\s+of\s+(?:the\s+|a\s+|any\s+)?)?(?:service\s+)?credits?\b"
+_SOLE_REMEDY = re.compile("|".join((
+    # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
+    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source)[\s*_]+of[\s*_]+)?"
+    + _REMEDY_NOUN + r"\b",
+    r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
+    r"\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b",
+    # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
+    r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
+    + r"[^.;]{0,60}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?" + _REMEDY_NOUN + r"\b",
+    # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
+    r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,3}?other\s+than\s+" + _CREDIT_NOUN,
+    # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
+    r"\b(?:limited|restricted|confined)\s+(?:solely\s+|exclusively\s+|only\s+)?to\s+" + _CREDIT_NOUN,
+    r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
+    # credits that settle everything: "in full and final settlement", "discharges all of Provider's liability",
+    # "settle every claim", "waives every other remedy", "may recover only Service Credits"
+    r"\bfull\s+and\s+final\s+(?:settlement|satisfaction)\b",
+    r"\bdischarg\w*\s+(?:all|any|the\s+(?:entire|whole))(?:\s+of)?\s+(?:\w+['’]s\s+|its\s+|our\s+)?(?:liability|obligations?)\b",
+    r"\b(?:settles?|satisf(?:y|ies))\s+(?:all|every|any)\s+(?:other\s+)?(?:claims?|liabilit(?:y|ies))\b",
+    r"\bwaives?\s+(?:all|every|any)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\b",
+    r"\b(?:recover|claim|receive|obtain|entitled\s+to)\s+only\s+" + _CREDIT_NOUN,
+    # "the only thing Provider owes"
+    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|is\s+to\s+(?:issue|pay|provide|grant|apply))\b",
+)), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
     r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
@@ -142,19 +170,42 @@ def sole_remedy_credits(review, params):
             break
 
 
-_DOWNTIME = re.compile(r"\b(?:downtime|unavailab\w*|outages?|down)\b", re.IGNORECASE)
+_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|outages?|down|(?:service\s+)?(?:interruptions?|disruptions?))\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
-    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b"
-    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?)\b"
+    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
+    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|open\s+(?:a|an)\s+(?:\w+\s+)?session)\b"
     r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
-    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\bapi\s+(?:requests|calls)\s+(?:fail|return)",
+    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\bnot\s+respond\w*|\bno\s+response\b|\bunresponsive\b"
+    # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\b(?:requests?|calls?)\b[^.;]{0,20}?\b(?:errors?|timeouts?|time\s+out)\b",
     re.IGNORECASE,
 )
 _DEGRADED = re.compile(
-    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b"
-    r"|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*)",
+    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b|\bthrottl\w*"
+    r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
+    r"|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*)",
     re.IGNORECASE,
 )
+# what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances
+_PARTIAL = re.compile(
+    r"\bpartial\w*|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
+    r"|\breduced\b|\bslow\w*", re.IGNORECASE,
+)
+_LEAVES_OUT = re.compile(
+    r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
+    r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
+    r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b",
+    re.IGNORECASE,
+)
+_CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
+# what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
+# period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
+_MEASURED_BY = re.compile(
+    r"\b(?:means?|refers?\s+to|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
+    r"|starts?|begins?|determined|measured|calculated|assessed)\b|:",
+    re.IGNORECASE,
+)
+_MEASURES = re.compile(r"\b(?:constitut\w*|counts?|treated|deemed|regarded|considered|amounts?\s+to|means)\b|\b(?:is|are)\s+(?:not\s+)?(?:an?\s+|the\s+)?$", re.IGNORECASE)
 
 
 _EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
@@ -171,22 +222,54 @@ def _excluded(text: str, at: int) -> bool:
     return last is not None and bool(_EXCLUDED.search(text, last.end(), at))
 
 
+def _measures_downtime(text: str, match: re.Match) -> bool:
+    """Whether the connectivity words `match` are what a mention of downtime in their sentence is
+    measured by: "Downtime occurs when ... unreachable", not "During an outage, Customer may connect
+    to another region" or "Provider shall restore connectivity after an outage"."""
+    last = None
+    for last in _DOWNTIME.finditer(text, max(0, match.start() - 200), match.start()):
+        pass
+    if last is not None and _MEASURED_BY.search(text, last.end(), match.start()) and not _SENTENCE_END.search(text, last.end(), match.start()):
+        return True
+    after = _DOWNTIME.search(text, match.end(), match.end() + 120)
+    return after is not None and bool(_MEASURES.search(text[match.end() : after.start()])) and not _SENTENCE_END.search(text, match.end(), after.start())
+
+
+_SENTENCE_END = re.compile(r"[.;?!](?:\s|$)")
+
+
+def _leaves_out_degradation(item):
+    """The first sentence of `item` that takes degraded hardware or partial outages out of downtime
+    ("Downtime does not include degraded performance", "Slow GPUs do not constitute Downtime"): the
+    match of its exclusion, or None. An exclusion for a cause ("... caused by Customer's software")
+    is fair."""
+    for match, sentence in per_sentence(_LEAVES_OUT, item.text):
+        if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
+            return match
+    return None
+
+
 @check(Params)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital":
             continue
-        degraded = None
+        degraded = found = None
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
-            if not _DOWNTIME.search(sentence) or degraded or _excluded(item.text, match.start()):
+            if not _DOWNTIME.search(sentence) or degraded or _excluded(item.text, match.start()) or not _measures_downtime(item.text, match):
                 continue
+            found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"
+            break
+        else:
+            match = _leaves_out_degradation(item) if _DOWNTIME.search(item.text) else None
+            if match is not None:
+                found = f"leaves degraded hardware and partial outages out of downtime ({' '.join(match.group(0).split())!r})"
+        if found:
             yield review.hit_words(
                 "Contract", item.path, match,
-                f"{item.label} counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r}): "
-                "a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
+                f"{item.label} {found}: a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
             )
-            break
 
 
 # ---------------------------------------------------------------- what must be there
