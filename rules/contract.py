@@ -13,7 +13,7 @@ from pydantic import Field
 
 from clusterlint import units
 from clusterlint.engine import Skip, check
-from clusterlint.sentences import per_sentence, sentence_at
+from clusterlint.sentences import per_sentence, sentence_at, sentence_span
 
 from . import clauses
 from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentences_with, texts
@@ -99,11 +99,11 @@ def subject_to_availability(review, params):
         for match, sentence in per_sentence(pattern, item.text):
             if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
-            if _EXTRA_CAPACITY.search(sentence):
+            if _EXTRA_CAPACITY.search(item.text, sentence_span(item.text, match.start())[0], match.start()):
                 if reserved is None:
                     reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
-                    continue  # capacity on top of a firm reservation may fairly depend on availability
+                    continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
             from clusterlint.obligations import read_at
 
             reading = read_at(item.text, match.start(), clauses.parties_of(review))
@@ -170,14 +170,15 @@ def sole_remedy_credits(review, params):
             break
 
 
-_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|outages?|down|(?:service\s+)?(?:interruptions?|disruptions?))\b", re.IGNORECASE)
+_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|outages?|down|offline|(?:service\s+)?(?:interruptions?|disruptions?))\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
-    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|open\s+(?:a|an)\s+(?:\w+\s+)?session)\b"
+    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|open\s+(?:a|an)\s+(?:\w+\s+)?session|launch|start|create|provision)\b"
     r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
-    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\bnot\s+respond\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\b(?:not|no\s+longer)\s+respond\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\bheartbeats?\b|\btim(?:es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\b(?:requests?|calls?)\b[^.;]{0,20}?\b(?:errors?|timeouts?|time\s+out)\b",
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,20}?\b(?:errors?|timeouts?|time\s+out)\b",
     re.IGNORECASE,
 )
 _DEGRADED = re.compile(
@@ -202,10 +203,14 @@ _CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|resulting\s+from|attrib
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
 _MEASURED_BY = re.compile(
     r"\b(?:means?|refers?\s+to|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
-    r"|starts?|begins?|determined|measured|calculated|assessed)\b|:",
+    r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?)\b|[:=—–]",
     re.IGNORECASE,
 )
-_MEASURES = re.compile(r"\b(?:constitut\w*|counts?|treated|deemed|regarded|considered|amounts?\s+to|means)\b|\b(?:is|are)\s+(?:not\s+)?(?:an?\s+|the\s+)?$", re.IGNORECASE)
+_MEASURES = re.compile(
+    r"\b(?:constitut\w*|count\w*|treated|deemed|regarded|considered|amounts?\s+to|means|results?\s+in|leads?\s+to)\b"
+    r"|\b(?:is|are)\s+(?:not\s+)?(?:in\s+)?(?:an?\s+|the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 _EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
