@@ -316,7 +316,7 @@ class _Reader:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         result: dict = {}
         while not isinstance(key_event := self.next_event(), yaml.MappingEndEvent):
-            if isinstance(key_event, yaml.ScalarEvent) and self._tag(key_event) == _MERGE:
+            if isinstance(key_event, yaml.ScalarEvent) and key_event.value == "<<" and self._tag(key_event) == _MERGE:
                 value_event = self.next_event()
                 merged = self.read(value_event, path, depth + 1)
                 for source in merged if isinstance(merged, list) else [merged]:
@@ -359,13 +359,16 @@ class _Reader:
         tag = self._tag(event)
         if tag not in _SCALAR_TAGS:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
+        plain_number = not event.style and event.value[:1] in _NUMERIC_START  # plain (the C parser says '', the Python one None)
+        if tag == _SCALAR_STR and not plain_number:
+            return event.value
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
         try:
             value = self._int(node) if tag == _SCALAR_INT else node.value if tag == _SCALAR_STR \
                 else self.constructor.yaml_constructors[tag](self.constructor, node)
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
             raise _Abort(f"{node.value!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
-        if not node.style and node.value[:1] in _NUMERIC_START:  # plain (the C parser says '', the Python one None)
+        if plain_number:
             self._same_in_yaml_11(node, value)
         if isinstance(value, float) and value != value:  # .nan
             return value
