@@ -86,6 +86,7 @@ _SCALAR_TAGS = {
 }
 _END = object()
 _NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
+_SAME_IN_BOTH = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")  # 8, -3, 0.8: the same number in YAML 1.1 and 1.2
 _SCALAR_INT = "tag:yaml.org,2002:int"
 _SCALAR_STR = "tag:yaml.org,2002:str"
 _NULL = "tag:yaml.org,2002:null"
@@ -238,6 +239,8 @@ class _Reader:
         self.replays: list = []  # iterators over the recorded events of aliases being expanded
 
     def next_event(self):
+        if not self.replays and not self.recorders:
+            return self.parser.get_event()  # no alias being expanded, no anchor being recorded: most of a file
         while self.replays:
             event = next(self.replays[-1], None)
             if event is not None:
@@ -368,7 +371,7 @@ class _Reader:
                 else self.constructor.yaml_constructors[tag](self.constructor, node)
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
             raise _Abort(f"{node.value!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
-        if plain_number:
+        if plain_number and not _SAME_IN_BOTH.fullmatch(node.value):
             self._same_in_yaml_11(node, value)
         if isinstance(value, float) and value != value:  # .nan
             return value

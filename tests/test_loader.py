@@ -121,3 +121,14 @@ def test_a_document_that_does_not_parse_reports_only_its_syntax_error():
 def test_a_null_document_is_kept_and_an_empty_one_skipped():
     loaded = load_text("---\n---\n~\n---\n", "docs.yaml")
     assert [(d.index, d.data) for d in loaded.documents] == [(1, None)]
+
+
+@given(st.from_regex(r"-?(?:0|[1-9][0-9]{0,30})(?:\.[0-9]{1,10})?", fullmatch=True))
+@settings(max_examples=200, deadline=None)
+def test_numbers_read_alike_in_yaml_11_and_12_raise_nothing(text):
+    import yaml
+
+    loaded = load_text(f"a: {text}\n", "n.yaml")
+    old = yaml.safe_load(f"a: {text}")["a"]  # PyYAML reads YAML 1.1
+    assert loaded.problems == []
+    assert type(loaded.documents[0].data["a"]) is type(old) and loaded.documents[0].data["a"] == old
