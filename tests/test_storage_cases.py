@@ -146,6 +146,9 @@ def test_sto002_a_store_with_no_size_is_asked_about_when_the_rest_fall_short(tmp
      ("shared storage for datasets holds 4.999 TB but needs 1.25 x (4 TB dataset) = 5 TB", [f"'shared': 4.999 TB (capacity; {ANY})"])),
     # checkpoints only, size derived: 1B x 14 bytes = 14 GB, 2 kept = 28 GB, x 1.25 = 35 GB
     ("  checkpoints: {interval: 1h, keep: 2}\n", "35GB", None),
+    ("  dataset: {files: 10}\n  checkpoints: {interval: 1h, keep: 2}\n", "34GB",  # a dataset of unstated size is not wanted
+     ("shared storage for checkpoints holds 34 GB but needs 1.25 x (2 x 14 GB checkpoints) = 35 GB",
+      [f"'shared': 34 GB (capacity; {ANY})", "checkpoint size: 1B x 14 bytes (weights + fp32 master + Adam moments)"])),
     ("  checkpoints: {interval: 1h, keep: 2}\n", "34GB",
      ("shared storage for checkpoints holds 34 GB but needs 1.25 x (2 x 14 GB checkpoints) = 35 GB",
       [f"'shared': 34 GB (capacity; {ANY})", "checkpoint size: 1B x 14 bytes (weights + fp32 master + Adam moments)"])),
