@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import check_json
+from conftest import check_json, run_cli
 
 QUOTE = """apiVersion: clusterlint/v1
 kind: Cluster
@@ -188,6 +188,7 @@ def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
 
 @pytest.mark.parametrize("kwargs, reason", [
     ({"nodes": 1}, None),  # one node: nothing crosses the network
+    ({"nodes": 1, "intra": "{fabric: nvswitch, scale_up_domain: 4}"}, None),  # even when it holds two scale-up domains
     ({"workload": True, "task": "inference"}, None),  # serving, not training
     ({"intra": "{fabric: nvswitch, scale_up_domain: 16}"}, None),  # 2 x 8 = 16 accelerators fit one scale-up domain
     ({"intra": "{fabric: nvswitch, scale_up_domain: 15}"}, "found"),
@@ -277,6 +278,8 @@ LEAF_SPINE = "{name: leaf, accelerators: 16, oversubscription: %s}, {name: spine
     (TIERS % "{name: leaf, accelerators: 1024, oversubscription: 2}", 2, "",
      (147, _net006("tier 'leaf' (1,024 accelerators)", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),
     ("{fabric: ici, nics_per_node: 8, nic_speed: 400Gbps, topology: torus}", 2, "", None),  # a torus has no uplinks to taper
+    ("{fabric: ici, nics_per_node: 8, nic_speed: 400Gbps, topology: torus, oversubscription: 2}", 2, "",
+     (104, _net006("the fabric", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),  # unless the quote states a figure
     ("{fabric: none}", 2, "", None),  # NET004's finding
     (FABRIC % 2, 1, "", None),  # one node
 ])
@@ -336,6 +339,10 @@ def test_net007_boundary(tmp_path, gbs, expected):
      (_net007("28.44 GB", "80 Gbps", "2.84", "0.00711", "6 x 8B params x 1K tokens / (9 x 1,000 TFLOPS x 0.75 MFU)"),
       _evidence(9, "placement.accelerators; pool: the only node pool"))),
     (2, 1, "{tensor: 1, pipeline: 1}", "  placement: {accelerators: 8}\n", None),  # one node's worth: no inter-node all-reduce
+    # the stated data degree wins over 24 // 8 = 3: 2 x 1/2 x 2 GB = 2 GB = 0.2 s; compute 6 x 8B x 49K / 1.8e16 = 0.131 s
+    (3, 49, "{tensor: 8, pipeline: 1, data: 2}", "  placement: {accelerators: 24}\n",
+     (_net007("2 GB", "80 Gbps", "0.2", "0.131", "6 x 8B params x 49K tokens / (24 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(24, "placement.accelerators; pool: the only node pool"))),
     (2, 1, "{tensor: 8, pipeline: 2}", "", None),  # data 16 // 16 = 1: nothing to reduce
     (2, 1, "{tensor: 4, pipeline: 8}", "", None),  # data 16 // 32 is less than one: still one replica
 ])
@@ -372,3 +379,24 @@ def test_net007_needs_the_sequence_length(tmp_path):
     work = tmp_path / "w.yaml"
     work.write_text(WORKLOAD.format(task="training", gbs=1, parallelism="{tensor: 8}", placement="").replace("  sequence_length: 1000\n", ""))
     assert _skips(check_json(str(quote), "--workload", str(work)), "NET007") == ["the workload states no global_batch_size and sequence_length"]
+
+
+@pytest.mark.parametrize("param, error", [
+    ("NET003.efficiency=1", None),  # all of the advertised bandwidth is allowed
+    ("NET003.efficiency=1.5", "NET003 params.efficiency: Input should be less than or equal to 1"),
+    ("NET003.efficiency=0", "NET003 params.efficiency: Input should be greater than 0"),
+    ("NET003.reference_tflops=0.5", None),
+    ("NET003.reference_tflops=0", "NET003 params.reference_tflops: Input should be greater than 0"),
+    ("NET007.efficiency=1", None),
+    ("NET007.efficiency=1.01", "NET007 params.efficiency: Input should be less than or equal to 1"),
+    ("NET007.gradient_bytes=0.5", None),
+    ("NET007.gradient_bytes=0", "NET007 params.gradient_bytes: Input should be greater than 0"),
+])
+def test_configured_params_are_validated(tmp_path, param, error):
+    (tmp_path / "q.yaml").write_text(QUOTE.format(nodes=2, accel=H100, pool2="", network=f"    inter_node: {FAST}\n"), encoding="utf-8")
+    code, _, err = run_cli("check", str(tmp_path / "q.yaml"), "--param", param)
+    rule = param.split(".")[0]
+    if error is None:
+        assert code in (0, 1) and err == ""  # accepted: the check ran (and may find something)
+    else:
+        assert (code, err) == (2, f"clusterlint: error: --param {rule}: {error}\n")
