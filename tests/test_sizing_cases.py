@@ -125,6 +125,28 @@ def test_cst001_shows_the_same_effective_time_and_cost(tmp_path):
                                    "price 2.50 USD per accelerator-hour: contract pricing.accelerator_hour"]
 
 
+NO_PRICE = "no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)"
+
+
+@pytest.mark.parametrize("extra, contract, middle", [
+    (MFU, None, ""),  # neither a stall nor an SLA: the training time is the effective time, not repeated
+    (MFU, "  sla: {availability: 50%}\n", "effective time 83.33 days = 41.67 days x (1 + 0.00% checkpoints) / 50.00% availability; "),
+    (MFU + CHECKPOINTS, None, "effective time 46.88 days = 41.67 days x (1 + 12.50% checkpoints) / 100.00% availability; "),
+])
+def test_cst001_names_the_effective_time_only_when_it_differs(tmp_path, extra, contract, middle):
+    # 3,600,000 s x 1.125 = 4,050,000 s = 46.875 days
+    quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
+    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=STORE), encoding="utf-8")
+    work.write_text(WORKLOAD.format(task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}", extra=extra), encoding="utf-8")
+    args = ["check", str(quote), "--workload", str(work), "--format", "json", "--select", "CST001"]
+    if contract is not None:
+        (tmp_path / "c.yaml").write_text(CONTRACT.format(spec=contract), encoding="utf-8")
+        args += ["--contract", str(tmp_path / "c.yaml")]
+    [finding] = [f for f in json.loads(run_cli(*args)[1])["findings"] if f["rule"] == "CST001"]
+    assert finding["message"] == (f"estimated training time 41.67 days = {FORMULA} on 16 x H100-SXM on pool 'gpu' "
+                                  f"({WHOLE_POOL.split('; pool')[0]}); {middle}{NO_PRICE}")
+
+
 def test_a_price_alone_and_a_budget_in_another_currency(tmp_path):
     # no SLA: 100%; no stall: 1,000 h; 16 x 1,000 h x 2.50 = 40,000 USD; the EUR budget is not compared
     est = _estimate(tmp_path, MFU + "  budget: 50000 EUR\n", "  pricing: {accelerator_hour: 2.50 USD}\n")

@@ -169,6 +169,8 @@ def test_sto002_configured_ratio(tmp_path):
 def test_sto002_no_store_for_the_data(tmp_path):
     report = _report(tmp_path, _stores("name: home, type: nfs, capacity: 1PB, purpose: [home]"))
     assert _skips(report, "STO002") == ["the cluster has no shared storage for datasets or checkpoints (see STO004)"]
+    report = _report(tmp_path, _stores("name: shared, type: lustre, capacity: 1GB"), data="  dataset: {files: 10}\n")
+    assert _skips(report, "STO002") == ["the workload states no dataset size and no checkpoints"]
 
 
 # ---------------------------------------------------------------- STO003
