@@ -6,30 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from cases import WORKLOAD_HEAD, H100, cluster, findings, skips
 from conftest import check_json, run_cli
 
-QUOTE = """apiVersion: clusterlint/v1
-kind: Cluster
-metadata: {{name: q, vendor: Fixture Cloud, offering: buy}}
-spec:
-  node_pools:
-    - name: gpu
-      count: {nodes}
-      spares: 0
-      accelerator: {accel}
-      cpu: {{sockets: 2, cores_per_socket: 56}}
-      memory: 2TB
-      local_storage: []
-{pool2}  network:
-{network}  storage: []
-  software: {{orchestrator: slurm, root_access: true}}
-"""
 # the workload is a file of its own: its parallelism.tensor value is always at line 10, column 25
-WORKLOAD = """apiVersion: clusterlint/v1
-kind: Workload
-metadata: {{name: w}}
-spec:
-  task: {task}
+WORKLOAD = WORKLOAD_HEAD + """  task: {task}
   model: {{parameters: 8B}}
   tokens: 1T
   sequence_length: 1000
@@ -37,7 +18,6 @@ spec:
   parallelism: {parallelism}
   assumed_mfu: 0.75
 {placement}"""
-H100 = "{model: H100-SXM, count: 8}"
 FAST = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}"
 CATALOG_H100 = "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
 WHOLE_POOL = "the whole pool, 2 nodes x 8: no placement or data parallelism stated; pool: the only node pool"
@@ -48,16 +28,12 @@ def _report(tmp_path, *args, inter=FAST, intra=None, nodes=2, accel=H100, pool2=
     """The quote's inter_node line is line 14 (intra_node, when given, follows it)."""
     network = (f"    inter_node: {inter}\n" if inter else "") + (f"    intra_node: {intra}\n" if intra else "")
     quote = tmp_path / "q.yaml"
-    quote.write_text(QUOTE.format(nodes=nodes, accel=accel, pool2=pool2, network=network), encoding="utf-8")
+    quote.write_text(cluster(network, nodes=nodes, accel=accel, pool2=pool2), encoding="utf-8")
     if workload:
         work = tmp_path / "w.yaml"
         work.write_text(WORKLOAD.format(task=task, gbs=gbs, parallelism=parallelism, placement=placement), encoding="utf-8")
         args = ("--workload", str(work), *args)
     return check_json(str(quote), *args)
-
-
-def _findings(report, rule):
-    return [(f["severity"], f["line"], f["column"], f["message"], f["evidence"]) for f in report["findings"] if f["rule"] == rule]
 
 
 def _on_workload(report, rule):
@@ -67,10 +43,6 @@ def _on_workload(report, rule):
 
 
 TENSOR = [("w.yaml", 10, 25, "workload spec.parallelism.tensor")]
-
-
-def _skips(report, rule):
-    return [s["reason"] for s in report["skipped"] if s["rule"] == rule]
 
 
 # ---------------------------------------------------------------- NET001
@@ -102,8 +74,8 @@ def test_net001_cases(tmp_path, tp, intra, pool2, placement, expected):
 def test_net001_and_net002_name_a_pool_they_cannot_judge(tmp_path):
     report = _report(tmp_path, accel="{model: Mystery-9000, count: 8}", parallelism="{tensor: 16, pipeline: 1}")
     reason = "pool 'gpu': accelerator 'Mystery-9000' is not in the catalog (see SPEC004)"
-    assert _findings(report, "NET001") == [] and _skips(report, "NET001") == [reason]
-    assert _findings(report, "NET002") == [] and _skips(report, "NET002") == [reason]
+    assert findings(report, "NET001") == [] and skips(report, "NET001") == [reason]
+    assert findings(report, "NET002") == [] and skips(report, "NET002") == [reason]
 
 
 # ---------------------------------------------------------------- NET002
@@ -150,11 +122,11 @@ def _inter(nics, speed, extra=""):
 def test_net003_bands_and_boundaries(tmp_path, nics, speed, expected):
     report = _report(tmp_path, inter=_inter(nics, speed), workload=False)
     if expected is None:
-        assert _findings(report, "NET003") == []
+        assert findings(report, "NET003") == []
         return
     evidence = ["threshold: 400 Gbps x 989.4 / 989.4 TFLOPS = 400 Gbps; error below 100 Gbps x the same ratio = 100 Gbps",
                 f"dense 989.4 bf16 TFLOPS: {CATALOG_H100}"]
-    assert _findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
 
 
 # twice the reference TFLOPS (1,978.8 = 2 x 989.4) wants twice the bandwidth: 800 Gbps, error below 200 Gbps
@@ -170,18 +142,18 @@ def test_net003_bands_and_boundaries(tmp_path, nics, speed, expected):
 def test_net003_thresholds_scale_with_dense_tflops(tmp_path, speed, expected):
     report = _report(tmp_path, inter=_inter(8, speed), accel="{model: H100-SXM, count: 8, dense_tflops: {bf16: 1978.8}}", workload=False)
     if expected is None:
-        assert _findings(report, "NET003") == []
+        assert findings(report, "NET003") == []
         return
     evidence = ["threshold: 400 Gbps x 1,978.8 / 989.4 TFLOPS = 800 Gbps; error below 100 Gbps x the same ratio = 200 Gbps",
                 "dense 1,978.8 bf16 TFLOPS: spec"]
-    assert _findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
 
 
 def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
     # the second pool has 4 accelerators per node: 8 x 399 / 4 = 798 Gbps each, above 400
     pool2 = "    - {name: half, count: 2, spares: 0, accelerator: {model: H100-SXM, count: 4}}\n"
     report = _report(tmp_path, "--param", "NET003.efficiency=0.5", inter=_inter(8, "399Gbps"), pool2=pool2, workload=False)
-    assert [(f[0], f[1], f[3]) for f in _findings(report, "NET003")] == [("warning", 15, (
+    assert [(f[0], f[1], f[3]) for f in findings(report, "NET003")] == [("warning", 15, (
         "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (199.5 Gbps effective at 50% of advertised) in pool 'gpu'; "
         "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)"))]
 
@@ -197,10 +169,10 @@ def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
     ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
     ({"inter": None, "intra": "{fabric: nvswitch}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
 ])
-def test_net003_gate_and_skips(tmp_path, kwargs, reason):
+def test_net003_gate_andskips(tmp_path, kwargs, reason):
     report = _report(tmp_path, **{"inter": _inter(8, "100Gbps"), "workload": False, **kwargs})
-    assert len(_findings(report, "NET003")) == (reason == "found")
-    assert _skips(report, "NET003") == ([] if reason in (None, "found") else [reason])
+    assert len(findings(report, "NET003")) == (reason == "found")
+    assert skips(report, "NET003") == ([] if reason in (None, "found") else [reason])
 
 
 # ---------------------------------------------------------------- NET004
@@ -224,13 +196,13 @@ def test_net003_gate_and_skips(tmp_path, kwargs, reason):
 ])
 def test_net004_cases(tmp_path, inter, nodes, expected):
     report = _report(tmp_path, inter=inter, nodes=nodes, workload=False)
-    assert _findings(report, "NET004") == ([] if expected is None else [("error", 14, *expected, [])])
+    assert findings(report, "NET004") == ([] if expected is None else [("error", 14, *expected, [])])
 
 
 def test_net004_asks_when_the_inter_node_network_is_unstated(tmp_path):
     report = _report(tmp_path, inter=None, intra="{fabric: nvswitch}", workload=False)
-    assert _findings(report, "NET004") == [] and _skips(report, "NET004") == ["the cluster states no inter-node network"]
-    assert _skips(_report(tmp_path, inter=None, intra="{fabric: nvswitch}", nodes=1, workload=False), "NET004") == []  # one node needs none
+    assert findings(report, "NET004") == [] and skips(report, "NET004") == ["the cluster states no inter-node network"]
+    assert skips(_report(tmp_path, inter=None, intra="{fabric: nvswitch}", nodes=1, workload=False), "NET004") == []  # one node needs none
 
 
 # ---------------------------------------------------------------- NET005
@@ -248,7 +220,7 @@ SHARED = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true,
 def test_net005_cases(tmp_path, inter, kwargs, found):
     report = _report(tmp_path, **{"inter": inter, "workload": False, **kwargs})
     message = "the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable"
-    assert _findings(report, "NET005") == ([("warning", 14, 99, message, [])] if found else [])
+    assert findings(report, "NET005") == ([("warning", 14, 99, message, [])] if found else [])
 
 
 # ---------------------------------------------------------------- NET006
@@ -285,17 +257,17 @@ LEAF_SPINE = "{name: leaf, accelerators: 16, oversubscription: %s}, {name: spine
 ])
 def test_net006_cases(tmp_path, inter, nodes, placement, expected):
     report = _report(tmp_path, inter=inter, nodes=nodes, placement=placement)
-    assert _skips(report, "NET006") == []
-    assert _findings(report, "NET006") == ([] if expected is None else [("warning", 14, expected[0], expected[1], [expected[2]])])
+    assert skips(report, "NET006") == []
+    assert findings(report, "NET006") == ([] if expected is None else [("warning", 14, expected[0], expected[1], [expected[2]])])
 
 
 @pytest.mark.parametrize("inter, reason", [
     (TIERS % "{name: leaf, accelerators: 16, oversubscription: 1}", "no stated fabric tier holds the job's 24 accelerators"),
     ("{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true}", "the quote does not state the fabric's oversubscription (see SPEC006)"),
 ])
-def test_net006_skips(tmp_path, inter, reason):
+def test_net006skips(tmp_path, inter, reason):
     report = _report(tmp_path, inter=inter, nodes=3)
-    assert _findings(report, "NET006") == [] and _skips(report, "NET006") == [reason]
+    assert findings(report, "NET006") == [] and skips(report, "NET006") == [reason]
 
 
 # ---------------------------------------------------------------- NET007
@@ -322,7 +294,7 @@ def _evidence(accelerators, how):
 ])
 def test_net007_boundary(tmp_path, gbs, expected):
     report = _report(tmp_path, inter=SLOW, accel=K1000, gbs=gbs)
-    assert _findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, expected, _evidence(16, WHOLE_POOL))])
+    assert findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, expected, _evidence(16, WHOLE_POOL))])
 
 
 @pytest.mark.parametrize("nodes, gbs, parallelism, placement, expected", [
@@ -348,16 +320,16 @@ def test_net007_boundary(tmp_path, gbs, expected):
 ])
 def test_net007_data_parallel_degree(tmp_path, nodes, gbs, parallelism, placement, expected):
     report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=nodes, gbs=gbs, parallelism=parallelism, placement=placement)
-    assert _findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, *expected)])
+    assert findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, *expected)])
 
 
 def test_net007_configured_gradient_bytes_and_efficiency(tmp_path):
     # 4 bytes per gradient element: 4 GB per step at 80 Gbps = 0.4 s > 99 x 4 ms; efficiency 0.4 halves the bandwidth instead
     args = ("--param", "NET007.gradient_bytes=4")
-    [(_, _, _, message, _)] = _findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
+    [(_, _, _, message, _)] = findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
     assert message == _net007("4 GB", "80 Gbps", "0.4", "0.396", "6 x 8B params x 99K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)")
     args = ("--param", "NET007.efficiency=0.4")
-    [(_, _, _, message, _)] = _findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
+    [(_, _, _, message, _)] = findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
     assert message == _net007("2 GB", "40 Gbps", "0.4", "0.396", "6 x 8B params x 99K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)")
 
 
@@ -368,17 +340,17 @@ def test_net007_configured_gradient_bytes_and_efficiency(tmp_path):
     ({"gbs": "null"}, "the workload states no global_batch_size and sequence_length"),
     ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true, oversubscription: 1}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
 ])
-def test_net007_gate_and_skips(tmp_path, kwargs, reason):
+def test_net007_gate_andskips(tmp_path, kwargs, reason):
     report = _report(tmp_path, **{"inter": SLOW, "accel": K1000, "gbs": 1, **kwargs})
-    assert _findings(report, "NET007") == [] and _skips(report, "NET007") == ([] if reason is None else [reason])
+    assert findings(report, "NET007") == [] and skips(report, "NET007") == ([] if reason is None else [reason])
 
 
 def test_net007_needs_the_sequence_length(tmp_path):
     quote = tmp_path / "q.yaml"
-    quote.write_text(QUOTE.format(nodes=2, accel=K1000, pool2="", network=f"    inter_node: {SLOW}\n"), encoding="utf-8")
+    quote.write_text(cluster(f"    inter_node: {SLOW}\n", accel=K1000), encoding="utf-8")
     work = tmp_path / "w.yaml"
     work.write_text(WORKLOAD.format(task="training", gbs=1, parallelism="{tensor: 8}", placement="").replace("  sequence_length: 1000\n", ""))
-    assert _skips(check_json(str(quote), "--workload", str(work)), "NET007") == ["the workload states no global_batch_size and sequence_length"]
+    assert skips(check_json(str(quote), "--workload", str(work)), "NET007") == ["the workload states no global_batch_size and sequence_length"]
 
 
 @pytest.mark.parametrize("param, error", [
@@ -393,7 +365,7 @@ def test_net007_needs_the_sequence_length(tmp_path):
     ("NET007.gradient_bytes=0", "NET007 params.gradient_bytes: Input should be greater than 0"),
 ])
 def test_configured_params_are_validated(tmp_path, param, error):
-    (tmp_path / "q.yaml").write_text(QUOTE.format(nodes=2, accel=H100, pool2="", network=f"    inter_node: {FAST}\n"), encoding="utf-8")
+    (tmp_path / "q.yaml").write_text(cluster(f"    inter_node: {FAST}\n"), encoding="utf-8")
     code, _, err = run_cli("check", str(tmp_path / "q.yaml"), "--param", param)
     rule = param.split(".")[0]
     if error is None:

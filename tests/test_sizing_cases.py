@@ -9,32 +9,13 @@ import json
 import pytest
 
 from clusterlint.sizing import ceil, fmt
+from cases import WORKLOAD_HEAD, cluster
 from conftest import run_cli
 
-QUOTE = """apiVersion: clusterlint/v1
-kind: Cluster
-metadata: {{name: q, vendor: Fixture Cloud, offering: buy}}
-spec:
-  node_pools:
-    - name: gpu
-      count: 2
-      spares: 0
-      accelerator: {accel}
-      cpu: {{sockets: 2, cores_per_socket: 56}}
-      memory: 2TB
-      local_storage: []
-{pool2}  network:
-    inter_node: {{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}}
-  storage:
-{storage}  software: {{orchestrator: slurm, root_access: true}}
-"""
+NETWORK = "    inter_node: {fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}\n"
 ACCEL = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 1000, fp32: 500}}"
 STORE = "    - {name: shared, type: lustre, capacity: 1PB, write_bandwidth: 100GB/s}\n"
-WORKLOAD = """apiVersion: clusterlint/v1
-kind: Workload
-metadata: {{name: w}}
-spec:
-  task: {task}
+WORKLOAD = WORKLOAD_HEAD + """  task: {task}
   model: {{parameters: 8B}}
   precision: {precision}
   tokens: 900B
@@ -56,19 +37,31 @@ NO_EXTRAS = ["checkpoint overhead not counted: the workload states no checkpoint
              "cost unknown: no contract states a price per accelerator-hour"]
 
 
-def _estimate(tmp_path, extra=MFU, contract=None, task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}",
-              accel=ACCEL, pool2="", storage=STORE):
+def _files(tmp_path, extra=MFU, contract=None, task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}",
+           accel=ACCEL, pool2="", storage=STORE, without="") -> list[str]:
+    """Write the quote, the workload (less the line `without`) and the contract; the arguments that name them."""
     quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
-    quote.write_text(QUOTE.format(accel=accel, pool2=pool2, storage=storage), encoding="utf-8")
-    work.write_text(WORKLOAD.format(task=task, precision=precision, parallelism=parallelism, extra=extra), encoding="utf-8")
-    args = ["estimate", str(quote), "--workload", str(work), "--format", "json"]
+    quote.write_text(cluster(NETWORK, "  storage:\n" + storage, accel=accel, pool2=pool2), encoding="utf-8")
+    text = WORKLOAD.format(task=task, precision=precision, parallelism=parallelism, extra=extra)
+    work.write_text(text.replace(without, "") if without else text, encoding="utf-8")
+    args = [str(quote), "--workload", str(work)]
     if contract is not None:
         (tmp_path / "c.yaml").write_text(CONTRACT.format(spec=contract), encoding="utf-8")
         args += ["--contract", str(tmp_path / "c.yaml")]
-    code, out, err = run_cli(*args)
+    return args
+
+
+def _estimate(tmp_path, extra=MFU, contract=None, **parts):
+    code, out, err = run_cli("estimate", *_files(tmp_path, extra, contract, **parts), "--format", "json")
     assert code == 0, err
     [quote_estimate] = json.loads(out)
     return quote_estimate
+
+
+def _cst001(tmp_path, extra, contract=None) -> dict:
+    code, out, err = run_cli("check", *_files(tmp_path, extra, contract), "--format", "json", "--select", "CST001")
+    [finding] = [f for f in json.loads(out)["findings"] if f["rule"] == "CST001"]
+    return finding
 
 
 def _line(est, key):
@@ -111,12 +104,7 @@ def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget,
 
 
 def test_cst001_shows_the_same_effective_time_and_cost(tmp_path):
-    (tmp_path / "c.yaml").write_text(CONTRACT.format(spec=PRICED), encoding="utf-8")
-    quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
-    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=STORE), encoding="utf-8")
-    work.write_text(WORKLOAD.format(task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}", extra=MFU + CHECKPOINTS), encoding="utf-8")
-    code, out, _ = run_cli("check", str(quote), "--workload", str(work), "--contract", str(tmp_path / "c.yaml"), "--format", "json", "--select", "CST001")
-    [finding] = [f for f in json.loads(out)["findings"] if f["rule"] == "CST001"]
+    finding = _cst001(tmp_path, MFU + CHECKPOINTS, PRICED)
     assert finding["message"] == (f"estimated training time 41.67 days = {FORMULA} on 16 x H100-SXM on pool 'gpu' ({WHOLE_POOL.split('; pool')[0]}); "
                                   "effective time 93.75 days = 41.67 days x (1 + 12.50% checkpoints) / 50.00% availability; "
                                   "cost 90,000 USD = 16 x 2,250 h x 2.50 USD")
@@ -135,14 +123,7 @@ NO_PRICE = "no price (needs a Contract with pricing.accelerator_hour or a clause
 ])
 def test_cst001_names_the_effective_time_only_when_it_differs(tmp_path, extra, contract, middle):
     # 3,600,000 s x 1.125 = 4,050,000 s = 46.875 days
-    quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
-    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=STORE), encoding="utf-8")
-    work.write_text(WORKLOAD.format(task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}", extra=extra), encoding="utf-8")
-    args = ["check", str(quote), "--workload", str(work), "--format", "json", "--select", "CST001"]
-    if contract is not None:
-        (tmp_path / "c.yaml").write_text(CONTRACT.format(spec=contract), encoding="utf-8")
-        args += ["--contract", str(tmp_path / "c.yaml")]
-    [finding] = [f for f in json.loads(run_cli(*args)[1])["findings"] if f["rule"] == "CST001"]
+    finding = _cst001(tmp_path, extra, contract)
     assert finding["message"] == (f"estimated training time 41.67 days = {FORMULA} on 16 x H100-SXM on pool 'gpu' "
                                   f"({WHOLE_POOL.split('; pool')[0]}); {middle}{NO_PRICE}")
 
@@ -229,10 +210,7 @@ def test_what_has_no_training_time(tmp_path, task, extra, note):
 
 
 def test_a_workload_without_tokens_has_no_time(tmp_path):
-    quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
-    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=STORE), encoding="utf-8")
-    work.write_text(WORKLOAD.format(task="training", precision="bf16", parallelism="{tensor: 8}", extra=MFU).replace("  tokens: 900B\n", ""))
-    [est] = json.loads(run_cli("estimate", str(quote), "--workload", str(work), "--format", "json")[1])
+    est = _estimate(tmp_path, without="  tokens: 900B\n")
     assert est["notes"] == ["time: the workload states no tokens to train on"]
 
 
@@ -256,15 +234,12 @@ def test_compare_reads_headroom_and_bandwidth_from_the_model(tmp_path):
     storage = ("    - {name: shared, type: lustre, capacity: 1PB, quota_per_project: 4TB, write_bandwidth: 100GB/s}\n"
                "    - {name: ckpt, type: vast, capacity: 2TB, purpose: [checkpoints]}\n"
                "    - {name: home, type: nfs, capacity: 1PB, purpose: [home]}\n")
-    quote, work = tmp_path / "q.yaml", tmp_path / "w.yaml"
-    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=storage), encoding="utf-8")
-    work.write_text(WORKLOAD.format(task="training", precision="bf16", parallelism="{tensor: 8}",
-                                    extra=MFU + "  dataset: {size: 1TB}\n  checkpoints: {interval: 1h, keep: 2, size: 1TB}\n"), encoding="utf-8")
-    code, out, err = run_cli("compare", str(quote), "--workload", str(work), "--format", "json")
+    data = MFU + "  dataset: {size: 1TB}\n  checkpoints: {interval: 1h, keep: 2, size: 1TB}\n"
+    code, out, err = run_cli("compare", *_files(tmp_path, data, storage=storage), "--format", "json")
     [row] = json.loads(out)["quotes"]
     assert (code, row["storage_headroom"], row["inter_node_per_accelerator_bps"]) == (0, 2.0, 400e9)
-    quote.write_text(QUOTE.format(accel=ACCEL, pool2="", storage=storage + "    - {name: unsized, type: lustre}\n"), encoding="utf-8")
-    [row] = json.loads(run_cli("compare", str(quote), "--workload", str(work), "--format", "json")[1])["quotes"]
+    code, out, err = run_cli("compare", *_files(tmp_path, data, storage=storage + "    - {name: unsized, type: lustre}\n"), "--format", "json")
+    [row] = json.loads(out)["quotes"]
     assert row["storage_headroom"] is None  # a store that may hold the data states no size: unknown, not 2
 
 

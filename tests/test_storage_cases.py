@@ -5,32 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from cases import WORKLOAD_HEAD, cluster, findings, skips
 from conftest import check_json, run_cli
 
-QUOTE = """apiVersion: clusterlint/v1
-kind: Cluster
-metadata: {{name: q, vendor: Fixture Cloud, offering: buy}}
-spec:
-  node_pools:
-    - name: gpu
-      count: {nodes}
-      spares: 0
-      accelerator: {{model: H100-SXM, count: 8, dense_tflops: {{bf16: 1000}}}}
-      cpu: {{sockets: 2, cores_per_socket: 56}}
-      memory: 2TB
-      local_storage: {local}
-{pool2}  network:
-    intra_node: {{fabric: nvswitch}}
-    inter_node: {{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1, dedicated: true}}
-{storage}  software: {{orchestrator: slurm, root_access: true}}
-"""
+# the network on lines 14-15, storage from line 16
+ACCEL = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 1000}}"
+NETWORK = ("    intra_node: {fabric: nvswitch}\n"
+           "    inter_node: {fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1, dedicated: true}\n")
 # the workload runs on the whole pool: 2 nodes x 8 = 16 accelerators at the spec's 1,000 dense bf16 TFLOPS
-WORKLOAD = """---
-apiVersion: clusterlint/v1
-kind: Workload
-metadata: {{name: w}}
-spec:
-  task: {task}
+WORKLOAD = "---\n" + WORKLOAD_HEAD + """  task: {task}
   model: {{parameters: 1B}}
   tokens: 1T
   parallelism: {{tensor: 8, pipeline: 1}}
@@ -46,20 +29,12 @@ def _stores(*entries: str) -> str:
 
 
 def _report(tmp_path, storage, *args, nodes=2, local="[]", pool2="", task="training", data=DATA, workload=True):
-    text = QUOTE.format(nodes=nodes, local=local, pool2=pool2, storage=storage)
+    text = cluster(NETWORK, storage, nodes=nodes, accel=ACCEL, local=local, pool2=pool2)
     if workload:
         text += WORKLOAD.format(task=task, data=data)
     path = tmp_path / "q.yaml"
     path.write_text(text, encoding="utf-8")
     return check_json(str(path), *args)
-
-
-def _findings(report, rule):
-    return [(f["severity"], f["line"], f["column"], f["message"], f["evidence"]) for f in report["findings"] if f["rule"] == rule]
-
-
-def _skips(report, rule):
-    return [s["reason"] for s in report["skipped"] if s["rule"] == rule]
 
 
 # ---------------------------------------------------------------- STO001
@@ -90,14 +65,14 @@ def _sto001(name, said, holds, nodes=2):
 ])
 def test_sto001_cases(tmp_path, stores, nodes, expected):
     report = _report(tmp_path, _stores(*stores), nodes=nodes, workload=False)
-    assert [(line, column, message) for severity, line, column, message, _ in _findings(report, "STO001")] == expected
-    assert {f[0] for f in _findings(report, "STO001")} <= {"warning"}
+    assert [(line, column, message) for severity, line, column, message, _ in findings(report, "STO001")] == expected
+    assert {f[0] for f in findings(report, "STO001")} <= {"warning"}
 
 
 def test_sto001_counts_the_nodes_of_every_pool(tmp_path):
     pool2 = "    - {name: more, count: 1, spares: 0, accelerator: {model: H100-SXM, count: 8}}\n"
     report = _report(tmp_path, _stores("name: shared, type: efs"), nodes=1, pool2=pool2, workload=False)
-    assert [f[3] for f in _findings(report, "STO001")] == [_sto001("shared", "efs", "datasets, checkpoints, code", 2)]
+    assert [f[3] for f in findings(report, "STO001")] == [_sto001("shared", "efs", "datasets, checkpoints, code", 2)]
 
 
 # ---------------------------------------------------------------- STO002
@@ -127,16 +102,16 @@ ANY = "holds anything, purpose not stated"
 def test_sto002_cases(tmp_path, stores, expected):
     report = _report(tmp_path, _stores(*stores))
     if expected is None:
-        assert _findings(report, "STO002") == [] and _skips(report, "STO002") == []
+        assert findings(report, "STO002") == [] and skips(report, "STO002") == []
         return
     line, column, message, evidence = expected
-    assert _findings(report, "STO002") == [("error", line, column, message, [*evidence, "checkpoint size: workload"])]
+    assert findings(report, "STO002") == [("error", line, column, message, [*evidence, "checkpoint size: workload"])]
 
 
 def test_sto002_a_store_with_no_size_is_asked_about_when_the_rest_fall_short(tmp_path):
     report = _report(tmp_path, _stores("name: nocap, type: lustre", "name: other, type: vast", "name: shared, type: lustre, capacity: 4TB"))
-    assert _findings(report, "STO002") == []
-    assert _skips(report, "STO002") == ["storage 'nocap', 'other' states no capacity or quota_per_project"]
+    assert findings(report, "STO002") == []
+    assert skips(report, "STO002") == ["storage 'nocap', 'other' states no capacity or quota_per_project"]
 
 
 @pytest.mark.parametrize("data, capacity, expected", [
@@ -155,22 +130,22 @@ def test_sto002_a_store_with_no_size_is_asked_about_when_the_rest_fall_short(tmp
 ])
 def test_sto002_dataset_or_checkpoints_alone(tmp_path, data, capacity, expected):
     report = _report(tmp_path, _stores(f"name: shared, type: lustre, capacity: {capacity}"), data=data)
-    assert _findings(report, "STO002") == ([] if expected is None else [("error", 17, 46, *expected)])
+    assert findings(report, "STO002") == ([] if expected is None else [("error", 17, 46, *expected)])
 
 
 def test_sto002_configured_ratio(tmp_path):
     # min_ratio 1: 4 TB is exactly enough, 3.999 TB is not
     args = ("--param", "STO002.min_ratio=1")
-    assert _findings(_report(tmp_path, _stores("name: shared, type: lustre, capacity: 4TB"), *args), "STO002") == []
-    [(_, _, _, message, _)] = _findings(_report(tmp_path, _stores("name: shared, type: lustre, capacity: 3999GB"), *args), "STO002")
+    assert findings(_report(tmp_path, _stores("name: shared, type: lustre, capacity: 4TB"), *args), "STO002") == []
+    [(_, _, _, message, _)] = findings(_report(tmp_path, _stores("name: shared, type: lustre, capacity: 3999GB"), *args), "STO002")
     assert message == "shared storage for datasets and checkpoints holds 3.999 TB but needs 1 x (2 TB dataset + 2 x 1 TB checkpoints) = 4 TB"
 
 
 def test_sto002_no_store_for_the_data(tmp_path):
     report = _report(tmp_path, _stores("name: home, type: nfs, capacity: 1PB, purpose: [home]"))
-    assert _skips(report, "STO002") == ["the cluster has no shared storage for datasets or checkpoints (see STO004)"]
+    assert skips(report, "STO002") == ["the cluster has no shared storage for datasets or checkpoints (see STO004)"]
     report = _report(tmp_path, _stores("name: shared, type: lustre, capacity: 1GB"), data="  dataset: {files: 10}\n")
-    assert _skips(report, "STO002") == ["the workload states no dataset size and no checkpoints"]
+    assert skips(report, "STO002") == ["the workload states no dataset size and no checkpoints"]
 
 
 # ---------------------------------------------------------------- STO003
@@ -187,10 +162,10 @@ def test_sto003_bands_and_boundaries(tmp_path, interval, expected):
     data = f"  checkpoints: {{interval: {interval}, size: 1TB}}\n"
     report = _report(tmp_path, _stores("name: shared, type: lustre, write_bandwidth: 100GB/s"), data=data)
     if expected is None:
-        assert _findings(report, "STO003") == []
+        assert findings(report, "STO003") == []
         return
     severity, tail = expected
-    assert _findings(report, "STO003") == [(severity, 17, 53, f"writing a 1 TB checkpoint at 100 GB/s takes {tail}", ["checkpoint size: workload"])]
+    assert findings(report, "STO003") == [(severity, 17, 53, f"writing a 1 TB checkpoint at 100 GB/s takes {tail}", ["checkpoint size: workload"])]
 
 
 def test_sto003_adds_the_checkpoint_stores_and_points_at_the_first_that_writes(tmp_path):
@@ -198,7 +173,7 @@ def test_sto003_adds_the_checkpoint_stores_and_points_at_the_first_that_writes(t
     stores = _stores("name: data, type: lustre, write_bandwidth: 1GB/s, purpose: [datasets]", "name: a, type: lustre, purpose: [checkpoints]",
                      "name: b, type: lustre, write_bandwidth: 50GB/s, purpose: [checkpoints]", "name: c, type: vast, write_bandwidth: 50GB/s")
     report = _report(tmp_path, stores, data="  checkpoints: {interval: 999s, size: 1TB}\n")
-    assert _findings(report, "STO003") == [("warning", 19, 48, "writing a 1 TB checkpoint at 100 GB/s takes 10 seconds every 16.65 minutes: "
+    assert findings(report, "STO003") == [("warning", 19, 48, "writing a 1 TB checkpoint at 100 GB/s takes 10 seconds every 16.65 minutes: "
                                                                "1.0% of training time idle (limit 1%)", ["checkpoint size: workload"])]
 
 
@@ -206,7 +181,7 @@ def test_sto003_derived_size_and_configured_limits(tmp_path):
     # 1B x 14 bytes = 14 GB at 1 GB/s = 14 s every 100 s = 14%: above a configured 10% error limit
     args = ("--param", "STO003.warn_above=0.05", "--param", "STO003.error_above=0.1")
     report = _report(tmp_path, _stores("name: shared, type: lustre, write_bandwidth: 1GB/s"), *args, data="  checkpoints: {interval: 100s}\n")
-    assert _findings(report, "STO003") == [("error", 17, 53, "writing a 14 GB checkpoint at 1 GB/s takes 14 seconds every 1.667 minutes: "
+    assert findings(report, "STO003") == [("error", 17, 53, "writing a 14 GB checkpoint at 1 GB/s takes 14 seconds every 1.667 minutes: "
                                                              "14.0% of training time idle (limit 10%)",
                                             ["checkpoint size: 1B x 14 bytes (weights + fp32 master + Adam moments)"])]
 
@@ -217,9 +192,9 @@ def test_sto003_derived_size_and_configured_limits(tmp_path):
     ("training", DATA, ["name: shared, type: lustre"], "no checkpoint storage states a write_bandwidth"),
     ("training", DATA, ["name: data, type: lustre, write_bandwidth: 1GB/s, purpose: [datasets]"], "no checkpoint storage states a write_bandwidth"),
 ])
-def test_sto003_skips(tmp_path, task, data, stores, reason):
+def test_sto003skips(tmp_path, task, data, stores, reason):
     report = _report(tmp_path, _stores(*stores), task=task, data=data)
-    assert _findings(report, "STO003") == [] and _skips(report, "STO003") == [reason]
+    assert findings(report, "STO003") == [] and skips(report, "STO003") == [reason]
 
 
 # ---------------------------------------------------------------- STO004
@@ -239,15 +214,15 @@ def test_sto003_skips(tmp_path, task, data, stores, reason):
 def test_sto004_cases(tmp_path, storage, nodes, expected):
     report = _report(tmp_path, storage, nodes=nodes, workload=False)
     if expected is None:
-        assert _findings(report, "STO004") == []
+        assert findings(report, "STO004") == []
         return
     message = f"{nodes} nodes and no shared filesystem: code, data and checkpoints must be copied to every node"
-    assert _findings(report, "STO004") == [("warning", *expected, message, [])]
+    assert findings(report, "STO004") == [("warning", *expected, message, [])]
 
 
 def test_sto004_unstated_storage_is_asked_about(tmp_path):
     report = _report(tmp_path, "", workload=False)
-    assert _findings(report, "STO004") == [] and _skips(report, "STO004") == ["the quote does not state its storage (see SPEC006)"]
+    assert findings(report, "STO004") == [] and skips(report, "STO004") == ["the quote does not state its storage (see SPEC006)"]
 
 
 # ---------------------------------------------------------------- STO005
@@ -274,13 +249,13 @@ def _sto005(have):
 ])
 def test_sto005_cases(tmp_path, stores, expected):
     report = _report(tmp_path, _stores(*stores), data=IMAGES)
-    assert _findings(report, "STO005") == ([] if expected is None else [("warning", expected[0], expected[1], _sto005(expected[2]), EVIDENCE)])
+    assert findings(report, "STO005") == ([] if expected is None else [("warning", expected[0], expected[1], _sto005(expected[2]), EVIDENCE)])
 
 
 def test_sto005_a_fractional_bytes_per_token(tmp_path):
     # 2,000,000 tokens/s x (1.5 TB / 1T tokens = 1.5 bytes/token) = 3 MB/s
     report = _report(tmp_path, _stores("name: data, type: lustre, read_bandwidth: 2MB/s"), data="  dataset: {size: 1.5TB}\n")
-    assert [f[3] for f in _findings(report, "STO005")] == [
+    assert [f[3] for f in findings(report, "STO005")] == [
         "training consumes 2,000,000 tokens/s x 1.5 bytes/token = 3 MB/s, more than the 2 MB/s the dataset storage reads"]
 
 
@@ -293,17 +268,17 @@ def test_sto005_a_fractional_bytes_per_token(tmp_path):
     ("training", IMAGES, ["name: data, type: lustre"], "no dataset storage states a read_bandwidth"),
     ("training", IMAGES, ["name: ckpt, type: lustre, read_bandwidth: 1MB/s, purpose: [checkpoints]"], "no dataset storage states a read_bandwidth"),
 ])
-def test_sto005_gate_and_skips(tmp_path, task, data, stores, reason):
+def test_sto005_gate_andskips(tmp_path, task, data, stores, reason):
     report = _report(tmp_path, _stores(*stores), task=task, data=data)
-    assert len(_findings(report, "STO005")) == (reason == "found")
-    assert _skips(report, "STO005") == ([] if reason in (None, "found") else [reason])
+    assert len(findings(report, "STO005")) == (reason == "found")
+    assert skips(report, "STO005") == ([] if reason in (None, "found") else [reason])
 
 
 def test_sto005_needs_the_workloads_tokens(tmp_path):
     path = tmp_path / "q.yaml"
-    text = QUOTE.format(nodes=2, local="[]", pool2="", storage=_stores("name: data, type: lustre, read_bandwidth: 1MB/s"))
+    text = cluster(NETWORK, _stores("name: data, type: lustre, read_bandwidth: 1MB/s"), accel=ACCEL)
     path.write_text(text + WORKLOAD.format(task="training", data=IMAGES).replace("  tokens: 1T\n", ""), encoding="utf-8")
-    assert _skips(check_json(str(path)), "STO005") == ["the workload states no dataset size and tokens to derive the bytes read per token"]
+    assert skips(check_json(str(path)), "STO005") == ["the workload states no dataset size and tokens to derive the bytes read per token"]
 
 
 # ---------------------------------------------------------------- STO006
@@ -324,13 +299,13 @@ NO_NVME = "pool {!r} has no local NVMe: no fast scratch for checkpoints staged b
 ])
 def test_sto006_cases(tmp_path, local, pool2, storage, expected):
     report = _report(tmp_path, storage, local=local, pool2=pool2, workload=False)
-    assert [(line, column, message) for severity, line, column, message, _ in _findings(report, "STO006")] == expected
-    assert {f[0] for f in _findings(report, "STO006")} <= {"info"}
+    assert [(line, column, message) for severity, line, column, message, _ in findings(report, "STO006")] == expected
+    assert {f[0] for f in findings(report, "STO006")} <= {"info"}
 
 
 def test_sto006_unstated_drives_are_asked_about(tmp_path):
     report = _report(tmp_path, "  storage: []\n", local="null", workload=False)
-    assert _findings(report, "STO006") == [] and _skips(report, "STO006") == ["the quote does not state the nodes' local drives (see SPEC006)"]
+    assert findings(report, "STO006") == [] and skips(report, "STO006") == ["the quote does not state the nodes' local drives (see SPEC006)"]
 
 
 @pytest.mark.parametrize("param, error", [
@@ -343,7 +318,7 @@ def test_sto006_unstated_drives_are_asked_about(tmp_path):
     ("STO003.error_above=1", "STO003 params.error_above: Input should be less than 1"),
 ])
 def test_configured_params_are_validated(tmp_path, param, error):
-    (tmp_path / "q.yaml").write_text(QUOTE.format(nodes=2, local="[]", pool2="", storage="  storage: []\n"), encoding="utf-8")
+    (tmp_path / "q.yaml").write_text(cluster(NETWORK, accel=ACCEL), encoding="utf-8")
     code, _, err = run_cli("check", str(tmp_path / "q.yaml"), "--param", param)
     if error is None:
         assert code in (0, 1) and err == ""  # accepted: the check ran (and may find something)
