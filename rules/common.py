@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint import sizing, units
+from clusterlint import sizing
 from clusterlint.engine import PartSkip, Skip
 from clusterlint.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
 
