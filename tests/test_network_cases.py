@@ -303,6 +303,10 @@ def test_net007_boundary(tmp_path, gbs, expected):
     (4, 149, "{tensor: 8, pipeline: 1, data: 4}", "",
      (_net007("3 GB", "80 Gbps", "0.3", "0.298", "6 x 8B params x 149K tokens / (32 x 1,000 TFLOPS x 0.75 MFU)"),
       _evidence(32, "tensor 8 x pipeline 1 x data 4; pool: the only node pool"))),
+    # tensor 4 x pipeline 2 on 32: data 4; shard 8B x 2 / 8 = 2 GB, all-reduce 2 x 3/4 x 2 GB = 3 GB = 0.3 s; compute batch x 2 ms
+    (4, 149, "{tensor: 4, pipeline: 2}", "",
+     (_net007("3 GB", "80 Gbps", "0.3", "0.298", "6 x 8B params x 149K tokens / (32 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(32, "the whole pool, 4 nodes x 8: no placement or data parallelism stated; pool: the only node pool"))),
     # tensor 3 on 16: data 16 // 3 = 5; shard 8B x 2 / 3 = 5.333 GB, all-reduce 2 x 4/5 x 5.333 GB = 8.533 GB = 0.853 s
     (2, 49, "{tensor: 3, pipeline: 1}", "",
      (_net007("8.533 GB", "80 Gbps", "0.853", "0.196", "6 x 8B params x 49K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"), _evidence(16, WHOLE_POOL))),
