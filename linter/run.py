@@ -169,10 +169,10 @@ def _comments(result: FileResult, loaded) -> tuple[list, list]:
     pages = loaded.pages or [loaded.lines]
     if not any(_DIRECTIVE.search("\n".join(lines)) for lines in pages):
         return [], []  # most files have no clusterlint comment: skip loading the suppression module
-    from . import suppressions
+    from . import suppression_comments
 
     prose = is_prose(result.file)
-    return suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {}, result.file)
+    return suppression_comments.parse(pages, prose, suppression_comments.clause_lines(loaded.documents) if prose else {}, result.file)
 
 
 def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict) -> None:
