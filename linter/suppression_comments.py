@@ -66,11 +66,11 @@ def parse(pages: list[list[str]], prose: bool, clauses: dict, file: str = "") ->
                 body = body[:-3].rstrip()
             column = match.start() + 1 if prose else text.index("#", match.start()) + 1
             form = _FORM.match(body)
-            if not form or not form.group("ids").strip():
+            ids = tuple(i.strip() for i in form.group("ids").split(",") if i.strip()) if form else ()
+            if not ids:  # `ignore[ , ]` names no rule either
                 malformed.append(Suppression((), "", number, column, page, False, frozenset(), None, body, file=file))
                 continue
             reason = form.group("reason").strip().lstrip(":-–— ").strip()
-            ids = tuple(i.strip() for i in form.group("ids").split(",") if i.strip())
             file_wide = form.group("what") == "ignore-file"
             target = None
             if not file_wide:
