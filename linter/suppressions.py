@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .config import ALWAYS_ON
+from .rule_selection import ALWAYS_ON
 from .engine import new_finding
 from .registry import RULE_ID
 

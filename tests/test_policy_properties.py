@@ -6,7 +6,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint.config import ALWAYS_ON, select
+from clusterlint.rule_selection import ALWAYS_ON, select
 from clusterlint.registry import builtin_rules
 from clusterlint.suppression_comments import parse
 
