@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import FrozenInstanceError
+from types import SimpleNamespace
 
 import jsonschema
 import pytest
 
+from clusterlint.suppressions import Suppressed
 from conftest import FIXTURES, ROOT, run_cli
 
 QUOTE = (FIXTURES / "NET003" / "bad.yaml").read_text(encoding="utf-8")  # NET003 at line 19
@@ -190,3 +193,15 @@ def test_comment_findings_and_what_they_silence(tmp_path, text, args, findings, 
     assert [(s["rule"], s["line"], s["suppression"]["justification"], s["suppression"]["line"]) for s in data["suppressed"]] == suppressed
     silenced = {s[0] for s in suppressed}
     assert "NET003" in rules(data) or "NET003" in silenced
+
+
+def test_a_suppressed_finding_says_how_and_where_it_was_silenced():
+    finding = SimpleNamespace(as_json=lambda: {"rule": "NET003", "line": 19})
+    inline = Suppressed(finding, "inSource", "inference only", 18)
+    external = Suppressed(finding, "external", "in the baseline baseline.json")
+    assert inline.as_json() == {"rule": "NET003", "line": 19,
+                                "suppression": {"kind": "inSource", "justification": "inference only", "line": 18}}
+    assert external.as_json() == {"rule": "NET003", "line": 19,  # a baseline entry is written nowhere in the file
+                                  "suppression": {"kind": "external", "justification": "in the baseline baseline.json"}}
+    with pytest.raises(FrozenInstanceError):
+        inline.line = 1
