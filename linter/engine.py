@@ -125,7 +125,7 @@ class FileResult:
     def not_reviewed(self) -> str:
         """Why this file was not reviewed ("" when it was): its first finding of a rule that means
         a document was not read, or a shared document it depends on that was not."""
-        from .config import ALWAYS_ON
+        from .rule_selection import ALWAYS_ON
 
         first = next((f for f in sorted(self.findings) if f.rule in ALWAYS_ON), None)
         if first is not None:
