@@ -327,7 +327,7 @@ def estimate(quotes, workload, contract, accelerator, fmt):
                    else out.sizing_text(rows, formulas), nl=False)
         return
     report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    results, unreviewed = _estimable(report, workload)
+    results, unreviewed = _estimable(report, workload, contract)
     estimates = [est.quote(r.reviews[0], r.file) for r in results]
     if not estimates:
         _not_reviewed(unreviewed)
@@ -348,18 +348,25 @@ def _first_problem(result, kind: str = "Cluster") -> str:
     return f"{result.file}: holds no valid {kind} document"
 
 
-def _estimable(report, workload: str) -> tuple[list, list[str]]:
+def _estimable(report, workload: str, contract: str | None) -> tuple[list, list[str]]:
     """The results estimate and compare can size, and a 'not reviewed: file:line:col reason' line for each
     other quote. A workload that did not load is a positioned error (exit 2): nothing can be sized on it."""
     import os
 
     wanted = os.path.abspath(workload)
+    shared = {wanted, os.path.abspath(contract)} if contract else {wanted}
     for result in report.results:
-        if os.path.abspath(result.file) == wanted and not any(r.workload is not None for r in result.reviews):
+        if os.path.abspath(result.file) != wanted:
+            continue
+        # checked as a path, it must hold a Workload; given only with --workload, its result carries its loading
+        # problems and the findings about it alone (ACC004 on its assumed MFU), which leave it valid
+        if not any(r.workload is not None for r in result.reviews) if result.reviews else result.not_reviewed():
             _fail(f"the workload is not valid, so no quote can be sized: {_first_problem(result, 'Workload')}")
     good, skipped = [], []
     for result in report.results:
-        if os.path.abspath(result.file) == wanted and not any(r.cluster is not None for r in result.reviews):
+        if os.path.abspath(result.file) in shared and not any(r.cluster is not None for r in result.reviews):
+            if result.not_reviewed():  # a contract that did not load (its own findings, CON002, leave it sizeable)
+                skipped.append(f"not reviewed: {_first_problem(result)}")
             continue
         if result.reviews and result.reviews[0].cluster is not None and result.reviews[0].workload is not None:
             good.append(result)
@@ -403,7 +410,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
     from .run import Options, check as run_check
 
     report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    results, unreviewed = _estimable(report, workload)
+    results, unreviewed = _estimable(report, workload, contract)
     rows = est.compare(report, results, rank_by)
     if not rows:
         _not_reviewed(unreviewed)

@@ -1,10 +1,11 @@
-"""Configuration: find it, read it with positions, validate it, merge it with the command line.
+"""Configuration: merge the defaults, a configuration file and the command line into the settings
+for each linted file.
 
-Discovery walks up from each linted file's folder: the first folder holding `.clusterlint.yaml`
-(or `.clusterlint.yml`), or a `pyproject.toml` with a `[tool.clusterlint]` table, gives the
-configuration; in one folder the YAML file wins over pyproject.toml. `--config FILE` names one
-configuration for every file and `--isolated` uses none. Paths in a configuration are relative
-to its folder. The command line wins over the file, which wins over the defaults.
+`config_discovery` finds the file that applies to a folder, `config_reading` reads it with
+positions, `rule_selection` turns selectors into the rules that run and `globs` matches
+per-file-ignores. `--config FILE` names one configuration for every file and `--isolated` uses
+none. Paths in a configuration are relative to its folder. The command line wins over the file,
+which wins over the defaults.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-from .loader import display, load_bytes, nearest, read_file
+from .config_discovery import discover
+from .config_reading import ConfigError, FileConfig, read
+from .globs import glob_matches, glob_pattern
 from .registry import AREAS, DOCUMENT_CHECK, add_rule
+from .rule_selection import ALWAYS_ON, most_specific, select
 
-NAMES = (".clusterlint.yaml", ".clusterlint.yml")
 DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}, "params": {}, "per-file-ignores": {},
             "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "baseline": None,
             "exclude": [".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
@@ -25,252 +27,7 @@ DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}
             "extend-exclude": [], "max-findings-per-rule": 100,
             "parties": None, "contract-kind": None}
 PATH_KEYS = ("workload", "contract", "baseline")
-ALWAYS_ON = {"SPEC001": "a file that does not load", "SPEC002": "an invalid document", "SPEC005": "a quantity without a unit"}
-_TOOL_TABLE = re.compile(rb"^\s*\[\s*tool\s*\.\s*clusterlint\s*[\].]", re.MULTILINE)
 COMMAND_LINE = "command line"
-
-
-class ConfigError(Exception):
-    """A configuration is wrong: the message names the file, line and column of each problem."""
-
-
-def discover(folder: str, cache: dict | None = None) -> str | None:
-    """The configuration file that applies to files in `folder`, or None (`cache`: folder -> answer)."""
-    folder = os.path.abspath(folder)
-    cache = {} if cache is None else cache
-    if folder not in cache:
-        cache[folder] = _here(folder)
-        if cache[folder] is None:
-            parent = os.path.dirname(folder)
-            cache[folder] = None if parent == folder else discover(parent, cache)
-    return cache[folder]
-
-
-def _here(folder: str) -> str | None:
-    for name in NAMES:
-        path = os.path.join(folder, name)
-        if os.path.isfile(path):
-            return path
-    pyproject = os.path.join(folder, "pyproject.toml")
-    if os.path.isfile(pyproject):
-        try:
-            if _TOOL_TABLE.search(read_file(pyproject)):
-                return pyproject
-        except OSError:
-            pass
-    return None
-
-
-# ------------------------------------------------------------------ reading
-
-
-def _read_yaml(path: str, data: bytes):
-    loaded = load_bytes(data, display(path))
-    if loaded.problems:
-        p = loaded.problems[0]
-        raise ConfigError(f"{display(path)}:{p.line}:{p.column}: {p.message}")
-    if not loaded.documents:
-        return {}, {}, {}
-    if len(loaded.documents) > 1:
-        raise ConfigError(f"{display(path)}: a configuration file holds one YAML document, found {len(loaded.documents)}")
-    doc = loaded.documents[0]
-    if not isinstance(doc.data, dict):
-        raise ConfigError(f"{display(path)}:1:1: expected a mapping of configuration keys")
-    return doc.data, doc.positions, doc.key_positions
-
-
-_TOML_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+)\s*')
-
-
-def _toml_keys(text: str) -> tuple[list[str], int] | None:
-    """The dotted key at the start of `text` and where it ends, or None."""
-    keys, pos = [], 0
-    while True:
-        match = _TOML_KEY.match(text, pos)
-        if not match:
-            return None
-        keys.append(match.group(1).strip("\"'"))
-        pos = match.end()
-        if text[pos : pos + 1] != ".":
-            return keys, pos
-        pos += 1
-
-
-def _toml_positions(lines: list[str]) -> dict:
-    """Where each key of [tool.clusterlint] is written: a path -> (line, column) map.
-
-    tomllib keeps no positions, so this reads the lines again: table headers, `key = value`
-    lines (dotted keys too) and the items of arrays written one per line. It is only used to
-    point at problems; the values themselves come from tomllib.
-    """
-    positions: dict = {}
-    table: tuple | None = None
-    array: tuple | None = None
-    item = 0
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if array is not None:
-            if stripped.startswith("]"):
-                array = None
-            elif stripped and not stripped.startswith("#"):
-                positions.setdefault(array + (item,), (number, len(line) - len(line.lstrip()) + 1))
-                item += 1
-            continue
-        if stripped.startswith("["):
-            found = _toml_keys(stripped.strip("[] \t"))
-            keys = tuple(found[0]) if found else ()
-            table = keys[2:] if keys[:2] == ("tool", "clusterlint") else None
-            if table is not None:
-                positions.setdefault(table, (number, 1))
-            continue
-        if table is None or not stripped or stripped.startswith("#"):
-            continue
-        found = _toml_keys(line)
-        if not found or line[found[1] : found[1] + 1] != "=":
-            continue
-        keys, end = found
-        path = table + tuple(keys)
-        value_col = end + 1 + len(line[end + 1 :]) - len(line[end + 1 :].lstrip()) + 1
-        positions.setdefault(path, (number, len(line) - len(line.lstrip()) + 1))
-        value = line[value_col - 1 :].split("#")[0].rstrip()
-        if value.startswith("[") and "]" not in value:
-            array, item = path, 0
-        elif value.startswith("["):  # a one-line array: every item on this line
-            for i in range(value.count(",") + 1):
-                positions.setdefault(path + (i,), (number, value_col))
-    return positions
-
-
-def _read_toml(path: str, data: bytes):
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib
-    try:
-        text = data.decode("utf-8")
-        document = tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{display(path)}: invalid TOML: {exc}") from None
-    tool = document.get("tool", {})
-    if not isinstance(tool, dict):
-        raise ConfigError(f"{display(path)}: `tool` must be a table ([tool.clusterlint]), not a {type(tool).__name__}")
-    section = tool.get("clusterlint", {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"{display(path)}: [tool.clusterlint] must be a table")
-    positions = _toml_positions(text.splitlines())
-    return section, positions, positions
-
-
-def read(path: str) -> "FileConfig":
-    """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint])."""
-    try:
-        data = read_file(path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
-    values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
-    from pydantic import ValidationError
-
-    from .config_model import Config
-    from .validate import message
-
-    try:
-        Config.model_validate(values)
-    except ValidationError as exc:
-        problems = []
-        for error in exc.errors(include_url=False):
-            _, text, at_key = message(error, Config)
-            loc = tuple(p for p in error["loc"] if p != "[key]")
-            at = keys if at_key or "[key]" in error["loc"] else positions
-            problems.append(f"{_where(path, at, loc)}: {text}")
-        raise ConfigError("\n".join(problems)) from None
-    return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
-
-
-def _where(path: str, positions: dict, loc: tuple) -> str:
-    line, col = positions.get(nearest(positions, loc), (1, 1))
-    return f"{display(path)}:{line}:{col}"
-
-
-@dataclass
-class FileConfig:
-    path: str
-    base: str  # relative paths in the file are relative to this folder
-    values: dict
-    positions: dict  # path -> (line, col) of each value, for errors
-    keys: dict  # path -> (line, col) of each key, for `clusterlint config`
-
-    def where(self, *loc) -> str:
-        return _where(self.path, self.positions, loc)
-
-    def origin(self, key: str) -> str:
-        return _where(self.path, self.keys, (key,))
-
-
-# ------------------------------------------------------------------ selecting
-
-
-def _specificity(selector: str) -> int:
-    return 0 if selector == "ALL" else 2 if selector[-1].isdigit() else 1
-
-
-def matches(selector: str, rule_id: str) -> bool:
-    return selector == "ALL" or selector == rule_id or selector == rule_id.rstrip("0123456789")
-
-
-def most_specific(rule_id: str, choices) -> object:
-    """The value of the most specific (selector, value) pair matching `rule_id` (an id over an
-    area over ALL; a later pair wins a tie), or None when none matches."""
-    best = None
-    for selector, value in choices:
-        if matches(selector, rule_id) and (best is None or _specificity(selector) >= best[0]):
-            best = (_specificity(selector), value)
-    return best and best[1]
-
-
-def select(rule_ids, layers) -> set:
-    """The ids enabled by layers of (select or None, extend-select, ignore), applied in order.
-
-    Within a layer the most specific matching selector decides (an id over an area over ALL), and
-    at equal specificity ignore wins; a rule no selector of a layer names keeps its state, unless
-    the layer has a `select`, which starts from nothing (as in ruff).
-    """
-    enabled: set = set()
-    for chosen, extend, ignore in layers:
-        base = set() if chosen is not None else enabled
-        choices = [(s, True) for s in list(chosen or []) + list(extend)] + [(s, False) for s in ignore]  # ignore last: it wins ties
-        decided = {rule_id: most_specific(rule_id, choices) for rule_id in rule_ids}
-        enabled = {rule_id for rule_id, on in decided.items() if on or (on is None and rule_id in base)}
-    return enabled | (set(ALWAYS_ON) & set(rule_ids))
-
-
-@lru_cache(maxsize=1024)  # the same few patterns, for every file of a folder
-def _glob(pattern: str) -> re.Pattern:
-    """A glob as a regex: * and ? stay inside a folder, ** crosses folders, [..] is a class."""
-    out, i = "", 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out, i = out + "(?:.*/)?", i + 3
-        elif pattern.startswith("**", i):
-            out, i = out + ".*", i + 2
-        elif pattern[i] == "*":
-            out, i = out + "[^/]*", i + 1
-        elif pattern[i] == "?":
-            out, i = out + "[^/]", i + 1
-        elif pattern[i] == "[" and "]" in pattern[i + 1 :]:
-            end = pattern.index("]", i + 1)
-            out, i = out + "[" + pattern[i + 1 : end].replace("!", "^", 1) + "]", end + 1
-        else:
-            out, i = out + re.escape(pattern[i]), i + 1
-    return re.compile(out + r"\Z")
-
-
-def glob_matches(pattern: str, relative: str) -> bool:
-    """A pattern with no / matches a file's name in any folder; one with / matches from the base."""
-    relative = relative.replace(os.sep, "/")
-    target = relative if "/" in pattern else relative.rsplit("/", 1)[-1]
-    while pattern.startswith("./"):  # a prefix, not the characters . and / (./.venv/** keeps its dot)
-        pattern = pattern[2:]
-    return bool(_glob(pattern).match(target))
 
 
 # ------------------------------------------------------------------ the effective settings
@@ -297,7 +54,6 @@ class Settings:
             enabled = select(list(self.rules), layers)
             self._by_file[ignored] = {k: r for k, r in self.rules.items() if k in enabled}
         return self._by_file[ignored]
-
 
 
 def _check_selectors(selectors, known: set, where, what: str = "rule or area") -> list[str]:
@@ -370,7 +126,7 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         problems += _check_selectors(selectors, known, flag("per-file-ignores"))
     for pattern in values["per-file-ignores"]:
         try:
-            _glob(pattern)
+            glob_pattern(pattern)
         except re.error as exc:
             written = pattern in file_values.get("per-file-ignores", {}) and pattern not in (cli.get("per-file-ignores") or {})
             where = f"{config.where('per-file-ignores', pattern)}: per-file-ignores" if written else "--per-file-ignores"

@@ -115,6 +115,7 @@ class FileResult:
     lines: list
     findings: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
+    skip_reasons: set = field(default_factory=set, repr=False)  # (rule, reason) of each of `skipped`, said once
     pages: list | None = None  # a PDF's lines page by page
     reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
     suppressed: list = field(default_factory=list)  # Suppressed findings (inline or baseline), not counted
@@ -124,7 +125,7 @@ class FileResult:
     def not_reviewed(self) -> str:
         """Why this file was not reviewed ("" when it was): its first finding of a rule that means
         a document was not read, or a shared document it depends on that was not."""
-        from .config import ALWAYS_ON
+        from .rule_selection import ALWAYS_ON
 
         first = next((f for f in sorted(self.findings) if f.rule in ALWAYS_ON), None)
         if first is not None:
@@ -278,5 +279,6 @@ def _blame(rule: Rule, exc: Exception) -> str:
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:
-    if not any(s.rule == rule.id and s.reason == reason for s in result.skipped):
+    if (rule.id, reason) not in result.skip_reasons:
+        result.skip_reasons.add((rule.id, reason))
         result.skipped.append(Skipped(rule.id, reason, result.file))

@@ -90,7 +90,7 @@ class QuoteEstimate:
 def quote(review, file: str) -> QuoteEstimate:
     """Time, checkpoint overhead, availability, cost, deadline and budget of one quote, as lines."""
     from . import sizing as model
-    from .sizing import _fmt as fmt
+    from .sizing import fmt
 
     out = QuoteEstimate(file, review.cluster.metadata.name)
     try:

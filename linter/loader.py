@@ -50,43 +50,17 @@ class _TooDeep(Exception):
         self.position = (mark.line + 1, mark.column + 1)
 
 
-class _Loader(yaml.composer.Composer, _BASE_LOADER):
+class _Loader(_BASE_LOADER):
     """Plain scalars resolved as YAML 1.2's core schema does, as JSON Schema and editors read them.
 
     YAML 1.1 (PyYAML's default) reads `010` as 8, `1:30` as 90, `1_000` as 1000 and `0o10` as a
     string; YAML 1.2 reads 10, a string, a string and 8. Where the two disagree on a number the
-    value is ambiguous across tools, so `_Converter` reports it (SPEC001 at its position) instead
+    value is ambiguous across tools, so `_Reader` reports it (SPEC001 at its position) instead
     of picking one. Dates keep their YAML 1.1 resolution: date fields want them, checked.
-
-    Nodes are composed by PyYAML's Python composer from the (C) parser's events, in the one pass
-    over the text, so that a collection nested deeper than MAX_DEPTH is refused at its first event:
-    the C composer recurses without a guard.
+    Only its (C) parser and its resolver are used: `_Reader` builds the data from the events.
     """
 
     yaml_implicit_resolvers: dict = {}
-
-    def __init__(self, stream):
-        _BASE_LOADER.__init__(self, stream)
-        yaml.composer.Composer.__init__(self)
-        self.depth = 0
-
-    def descend_resolver(self, current_node, current_index):
-        pass  # no path resolvers are registered: nothing to track per node
-
-    def ascend_resolver(self):
-        pass
-
-    def compose_node(self, parent, index):
-        event = self.peek_event()
-        if not isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            return super().compose_node(parent, index)
-        if self.depth >= MAX_DEPTH:
-            raise _TooDeep(event.start_mark)
-        self.depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
 
 
 for _tag, _regexp, _first in (
@@ -112,8 +86,10 @@ _SCALAR_TAGS = {
 }
 _END = object()
 _NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
+_SAME_IN_BOTH = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")  # 8, -3, 0.8: the same number in YAML 1.1 and 1.2
 _SCALAR_INT = "tag:yaml.org,2002:int"
 _SCALAR_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -241,69 +217,167 @@ class LoadedFile:
     pages: list | None = None  # a PDF's lines, page by page (finding lines count from each page's top)
 
 
-class _Converter:
-    """Turns composed YAML nodes into Python data, recording positions and problems."""
+class _Reader:
+    """Python data from the YAML parser's events, in one pass, with where each value is written.
 
-    def __init__(self, problems: list[Problem]):
+    A scalar is placed at its value, a mapping or list at its key's line (where a reader looks).
+    An alias replays the events recorded for its anchor, so every node it expands to counts against
+    the file's budget (a billion-laughs file stops at MAX_NODES) and keeps the position of the text
+    it came from. Nesting deeper than MAX_DEPTH is refused at its first event: the parser keeps its
+    own stack, and nothing here recurses further than that.
+    """
+
+    def __init__(self, parser):
+        self.parser = parser
+        self.problems: list[Problem] = []  # the current document's
         self.doc: Document | None = None
-        self.problems = problems
         self.nodes = 0  # one budget for the whole file, however many documents it holds
         self.constructor = yaml.constructor.SafeConstructor()
+        self.anchors: dict = {}  # anchor -> (its first event, the parser's events of its node)
+        self.open: set = set()  # anchors whose node is being read
+        self.recorders: list[list] = []  # the events of each anchored node being read
+        self.replays: list = []  # iterators over the recorded events of aliases being expanded
 
-    def convert(self, node, path: Path, depth: int):
+    def next_event(self):
+        if not self.replays and not self.recorders:
+            return self.parser.get_event()  # no alias being expanded, no anchor being recorded: most of a file
+        while self.replays:
+            event = next(self.replays[-1], None)
+            if event is not None:
+                return event
+            self.replays.pop()
+        event = self.parser.get_event()
+        for events in self.recorders:
+            events.append(event)
+        return event
+
+    def document(self, path: Path = ()):
+        """The next document's data (_END for an empty one); the parser stands at its start."""
+        self.anchors, self.open, self.recorders, self.replays = {}, set(), [], []
+        self.parser.get_event()  # document start
+        first = self.next_event()
+        if isinstance(first, yaml.ScalarEvent) and first.value == "" and self._tag(first) == _NULL:
+            value = _END  # an empty document (a trailing ---): skipped, as YAML tools do
+        else:
+            value = self.read(first, path, 0)
+        self.parser.get_event()  # document end
+        return value
+
+    def skip_document(self) -> None:
+        """After a refused node: pass over the rest of the document's events."""
+        self.replays, self.recorders = [], []
+        while not isinstance(self.parser.get_event(), yaml.DocumentEndEvent):
+            pass
+
+    def read(self, event, path: Path, depth: int):
+        """The value of the node that begins with `event`."""
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in self.open:
+                raise _Abort(f"alias *{event.anchor} is inside the node it names: a structure that never ends", event)
+            if event.anchor not in self.anchors:
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+            self.replays.append(iter(self.anchors[event.anchor][1]))
+            return self.read(self.next_event(), path, depth)
+        anchor = event.anchor if not self.replays else None  # a replayed node's anchors are known already
+        if anchor is None:
+            return self._value(event, path, depth)
+        if anchor in self.anchors or anchor in self.open:
+            first = self.anchors[anchor][0].start_mark if anchor in self.anchors else None
+            raise yaml.composer.ComposerError(f"found duplicate anchor {anchor!r}; first occurrence", first,
+                                              "second occurrence", event.start_mark)
+        events = [event]
+        self.open.add(anchor)
+        self.recorders.append(events)
+        try:
+            value = self._value(event, path, depth)
+        finally:
+            self.recorders.pop()
+            self.open.discard(anchor)
+        self.anchors[anchor] = (event, events)
+        return value
+
+    def _value(self, event, path: Path, depth: int):
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", node)
-        if depth > MAX_DEPTH:
-            raise _Abort(f"document is nested more than {MAX_DEPTH} levels deep", node)
-        # a scalar is placed at its value; a mapping or list at its key's line, where a reader looks
-        at = _pos(node) if isinstance(node, yaml.ScalarNode) else self.doc.key_positions.get(path, _pos(node))
-        self.doc.positions.setdefault(path, at)
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag not in _SCALAR_TAGS:
-                raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
-            try:
-                value = self._int(node) if node.tag == _SCALAR_INT else node.value if node.tag == _SCALAR_STR \
-                    else self.constructor.yaml_constructors[node.tag](self.constructor, node)
-            except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
-                raise _Abort(f"{node.value!r} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", node) from None
-            if not node.style and node.value[:1] in _NUMERIC_START:  # plain (the C parser says '', the Python one None)
-                self._same_in_yaml_11(node, value)
-            if isinstance(value, float) and value != value:  # .nan
-                return value
-            if isinstance(value, (datetime.date, datetime.datetime)):
-                return value.isoformat()  # as JSON Schema sees it: a string with format date
-            return value
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ:
-                raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
-            return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        if node.tag != _MAP:
-            raise _Abort(f"tag {node.tag!r} is not allowed: clusterlint reads plain YAML data only", node)
+            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
+        if depth >= MAX_DEPTH and not isinstance(event, yaml.ScalarEvent):  # the 65th collection, counting the outermost
+            raise _TooDeep(event.start_mark)
+        if isinstance(event, yaml.ScalarEvent):
+            self.doc.positions.setdefault(path, _pos(event))
+            return self._scalar(event)
+        self.doc.positions.setdefault(path, self.doc.key_positions.get(path, _pos(event)))
+        if isinstance(event, yaml.SequenceStartEvent):
+            tag = event.tag if event.tag not in (None, "!") else _SEQ
+            if tag != _SEQ:
+                raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
+            items: list = []
+            while not isinstance(item := self.next_event(), yaml.SequenceEndEvent):
+                items.append(self.read(item, path + (len(items),), depth + 1))
+            return items
+        tag = event.tag if event.tag not in (None, "!") else _MAP
+        if tag != _MAP:
+            raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         result: dict = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                merged = self.convert(value_node, path, depth + 1)
+        while not isinstance(key_event := self.next_event(), yaml.MappingEndEvent):
+            if isinstance(key_event, yaml.ScalarEvent) and key_event.value == "<<" and self._tag(key_event) == _MERGE:
+                value_event = self.next_event()
+                merged = self.read(value_event, path, depth + 1)
                 for source in merged if isinstance(merged, list) else [merged]:
                     if not isinstance(source, dict):
-                        raise _Abort("a merge key (<<) must name a mapping", value_node)
+                        raise _Abort("a merge key (<<) must name a mapping", value_event)
                     for k, v in source.items():
                         result.setdefault(k, v)
                 continue
-            key = self.convert(key_node, path + ("<key>",), depth + 1)
+            key = self.read(key_event, path + ("<key>",), depth + 1)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
-                raise _Abort("a mapping key must be a plain scalar", key_node)
+                raise _Abort("a mapping key must be a plain scalar", key_event)
             if key in result:
                 first = self.doc.key_positions.get(path + (key,), (0, 0))
-                line, col = _pos(key_node)
+                line, col = _pos(key_event)
                 self.problems.append(
                     Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, path + (key,))
                 )
+                self._pass_over(self.next_event())
                 continue
-            self.doc.key_positions[path + (key,)] = _pos(key_node)
-            result[key] = self.convert(value_node, path + (key,), depth + 1)
+            self.doc.key_positions[path + (key,)] = _pos(key_event)
+            result[key] = self.read(self.next_event(), path + (key,), depth + 1)
         return result
 
+    def _pass_over(self, event) -> None:
+        """Consume the events of the node that begins with `event`, reading nothing of it."""
+        level = 0
+        while True:
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                level += 1
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                level -= 1
+            if level == 0:
+                return
+            event = self.next_event()
+
+    def _tag(self, event) -> str:
+        return event.tag if event.tag not in (None, "!") else self.parser.resolve(yaml.ScalarNode, event.value, event.implicit)
+
+    def _scalar(self, event):
+        tag = self._tag(event)
+        if tag not in _SCALAR_TAGS:
+            raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
+        plain_number = not event.style and event.value[:1] in _NUMERIC_START  # plain (the C parser says '', the Python one None)
+        if tag == _SCALAR_STR and not plain_number:
+            return event.value
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        try:
+            value = self._int(node) if tag == _SCALAR_INT else node.value if tag == _SCALAR_STR \
+                else self.constructor.yaml_constructors[tag](self.constructor, node)
+        except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
+            raise _Abort(f"{node.value!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
+        if plain_number and not _SAME_IN_BOTH.fullmatch(node.value):
+            self._same_in_yaml_11(node, value)
+        if isinstance(value, float) and value != value:  # .nan
+            return value
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            return value.isoformat()  # as JSON Schema sees it: a string with format date
+        return value
 
     @staticmethod
     def _int(node) -> int:
@@ -366,28 +440,29 @@ def load_text(text: str, file: str) -> LoadedFile:
     lines = text.splitlines()
     problems: list[Problem] = []
     documents: list[Document] = []
-    nodes = yaml.compose_all(text, Loader=_Loader)
-    converter = _Converter(problems)
+    parser = _Loader(text)
+    reader = _Reader(parser)
     try:
+        parser.get_event()  # stream start
         for index in itertools.count():
+            if parser.check_event(yaml.StreamEndEvent):
+                break
+            doc = reader.doc = Document(file, index, None, lines=lines)
+            reader.problems = pending = []  # a document's problems count once it has been read to its end
             try:
-                node = next(nodes, _END)
+                doc.data = reader.document()
             except _TooDeep as exc:
-                problems.append(Problem("SPEC001", str(exc), *exc.position))
+                problems.append(Problem("SPEC001", str(exc), *exc.position))  # the rest of the file is not read
                 break
-            if node is _END:
-                break
-            if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == ""):
-                continue  # an empty document (a trailing ---): skipped, as YAML tools do
-            doc = converter.doc = Document(file, index, None, lines=lines)
-            try:
-                doc.data = converter.convert(node, (), 0)
             except _Abort as exc:
-                problems.append(Problem("SPEC001", str(exc), *exc.position))
-                if converter.nodes > MAX_NODES:
+                reader.skip_document()  # a syntax error further on is then what the document reports
+                problems.extend([*pending, Problem("SPEC001", str(exc), *exc.position)])
+                if reader.nodes > MAX_NODES:
                     break  # the budget is spent: later documents are not read
                 continue
-            documents.append(doc)
+            problems.extend(pending)
+            if doc.data is not _END:
+                documents.append(doc)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

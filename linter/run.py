@@ -106,7 +106,8 @@ def _excluder(folder: str, resolver):
     """A test for the paths under `folder` that its configuration excludes (gitignore-style: a
     pattern without a slash matches a name at any depth, one with a slash matches from the
     configuration's folder, a trailing slash matches folders only, ** crosses folders)."""
-    from .config import DEFAULTS, _glob
+    from .config import DEFAULTS
+    from .globs import glob_pattern
 
     settings = resolver.for_path(folder) if resolver else None
     values = settings.values if settings else DEFAULTS
@@ -123,7 +124,7 @@ def _excluder(folder: str, resolver):
                 continue
             anchored = "/" in pattern.rstrip("/")  # as in .gitignore: a slash before the end anchors at the base
             target = relative if anchored else relative.rsplit("/", 1)[-1]
-            if _glob(pattern.strip("/")).match(target):
+            if glob_pattern(pattern.strip("/")).match(target):
                 return True
         return False
 
@@ -170,10 +171,10 @@ def _comments(result: FileResult, loaded) -> tuple[list, list]:
     pages = loaded.pages or [loaded.lines]
     if not any(_DIRECTIVE.search("\n".join(lines)) for lines in pages):
         return [], []  # most files have no clusterlint comment: skip loading the suppression module
-    from . import suppressions
+    from . import suppression_comments
 
     prose = is_prose(result.file)
-    return suppressions.parse(pages, prose, suppressions.clause_lines(loaded.documents) if prose else {}, result.file)
+    return suppression_comments.parse(pages, prose, suppression_comments.clause_lines(loaded.documents) if prose else {}, result.file)
 
 
 def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict) -> None:

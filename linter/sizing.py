@@ -39,7 +39,8 @@ def ceil(x: float) -> int:
     return math.ceil(x - 1e-9)
 
 
-def _fmt(value: float) -> str:
+def fmt(value: float) -> str:
+    """A number for a message: integers plainly, others to 4 significant figures (1 decimal from 1,000)."""
     if float(value).is_integer() and abs(value) < 1e15:
         return f"{int(value):,}"
     return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.1f}"
@@ -155,12 +156,12 @@ class Throughput:
 
     def formula(self, parameters: float, tokens: float) -> str:
         return (f"6 x {units.human(parameters, 'count')} params x {units.human(tokens, 'count')} tokens / "
-                f"({self.allocation.accelerators} x {_fmt(self.peak.value)} TFLOPS x {self.mfu.value:g} MFU)")
+                f"({self.allocation.accelerators} x {fmt(self.peak.value)} TFLOPS x {self.mfu.value:g} MFU)")
 
     @property
     def evidence(self) -> tuple:
         return (f"accelerators {self.allocation.accelerators} x {self.allocation.model}: {self.allocation.how}",
-                f"dense {self.column} {_fmt(self.peak.value)} TFLOPS: {self.peak.source}",
+                f"dense {self.column} {fmt(self.peak.value)} TFLOPS: {self.peak.source}",
                 f"MFU {self.mfu.value:g}: {self.mfu.source}")
 
 
@@ -375,7 +376,7 @@ class Estimate:
 
     @property
     def cost_formula(self) -> str | None:
-        return None if self.price is None else f"{self.accelerators} x {_fmt(self.hours)} h x {self.price.text}"
+        return None if self.price is None else f"{self.accelerators} x {fmt(self.hours)} h x {self.price.text}"
 
     @property
     def evidence(self) -> tuple:
@@ -424,7 +425,7 @@ def estimate(review) -> Estimate | None:
     if spec.budget is not None and price is not None:
         if price.currency == spec.budget.currency:
             ok = est.cost <= spec.budget.value
-            budget = Verdict(ok, est.cost, spec.budget.value, f"{'yes' if ok else 'no'} ({_fmt(spec.budget.value)} {spec.budget.currency})")
+            budget = Verdict(ok, est.cost, spec.budget.value, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})")
         else:
             notes.append(f"budget not compared: price in {price.currency}, budget in {spec.budget.currency}; clusterlint does not convert currencies")
     return Estimate(run, stall, availability, price, where, deadline, budget, tuple(notes))

@@ -117,7 +117,7 @@ def _diagnose(text: str, kind: str) -> str:
         return f"{unit!r} is bits; a data size is written in bytes ({unit[:-1]}B or {unit[:-1]}iB)"
     if kind == "rate" and unit in SIZE_UNITS:
         return f"{text!r} is a size; a rate needs a time unit ({unit}/s, or bits as {unit[0]}bps)"
-    if kind == "money" and text[:1] in "$€£":
+    if kind == "money" and text.startswith(("$", "€", "£")):
         return f"{text!r}: write the currency as a code after the amount, e.g. {text[1:]} USD"
     if kind == "duration" and unit in ("M", "mo"):
         return f"{unit!r} is ambiguous: write 'months' or 'min'"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint import sizing, units
+from clusterlint import sizing
 from clusterlint.engine import PartSkip, Skip
-from clusterlint.sizing import PRECISION_BYTES, ceil, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+from clusterlint.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
 
 
 class Params(BaseModel):
@@ -94,9 +94,3 @@ def checkpoint_size(workload) -> tuple[float, str]:
     size = sizing.checkpoint_size(workload)
     return size.value, size.source
 
-
-def fmt(value: float) -> str:
-    """A number for a message: integers plainly, others to 4 significant figures (1 decimal from 1,000)."""
-    if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.1f}"

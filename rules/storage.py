@@ -125,7 +125,7 @@ def dataloader_bandwidth_shortfall(review, params):
     if have < need:
         yield review.hit(
             "Cluster", ("spec", "storage", stores[0][0], "read_bandwidth"),
-            f"training consumes {fmt(tokens_per_s)} tokens/s x {bytes_per_token:.3g} bytes/token = "
+            f"training consumes {fmt(tokens_per_s)} tokens/s x {fmt(bytes_per_token)} bytes/token = "
             f"{units.human(need * 8, 'byte_rate')}, more than the {units.human(have * 8, 'byte_rate')} the dataset storage reads",
             evidence=speed.evidence,
         )

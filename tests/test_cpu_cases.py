@@ -5,31 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from cases import cluster
 from conftest import check_json
 
-QUOTE = """apiVersion: clusterlint/v1
-kind: Cluster
-metadata: {{name: q, vendor: Fixture Cloud, offering: buy}}
-spec:
-  node_pools:
-    - name: gpu
-      count: 2
-      spares: 0
-      accelerator: {{model: H100-SXM, count: 8}}
-      cpu: {cpu}
-      memory: {memory}
-      local_storage: []
-  network:
-    intra_node: {{fabric: nvlink}}
-    inter_node: {{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}}
-  storage: []
-  software: {{orchestrator: slurm, root_access: true}}
-"""
+NETWORK = ("    intra_node: {fabric: nvlink}\n"
+           "    inter_node: {fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}\n")
 
 
 def _findings(tmp_path, rule, cpu="{sockets: 2, cores_per_socket: 56}", memory="2TB", *args):
     path = tmp_path / "q.yaml"
-    path.write_text(QUOTE.format(cpu=cpu, memory=memory), encoding="utf-8")
+    path.write_text(cluster(NETWORK, cpu=cpu, memory=memory), encoding="utf-8")
     return [f for f in check_json(str(path), "--select", rule, *args)["findings"] if f["rule"] == rule]
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from clusterlint.config import glob_matches
+from clusterlint.globs import glob_matches
 from clusterlint.loader import load_text
 
 from conftest import SPECS, run_cli

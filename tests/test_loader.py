@@ -88,3 +88,47 @@ def test_loader_never_crashes_and_positions_lie_in_the_file(text):
     for doc in loaded.documents:
         for line, column in doc.positions.values():
             assert 1 <= line <= n_lines + 1 and column >= 1
+
+
+def test_aliases_replay_their_anchor_with_its_positions_and_count_against_the_budget():
+    loaded = load_text("a: &A {x: &X 1, y: [2, 3]}\nb: *A\nc: *X\n", "alias.yaml")
+    doc = loaded.documents[0]
+    assert doc.data == {"a": {"x": 1, "y": [2, 3]}, "b": {"x": 1, "y": [2, 3]}, "c": 1}
+    assert doc.positions[("b", "y", 1)] == (1, 24)  # where the anchored text is written
+    assert doc.key_positions[("b",)] == (2, 1)
+    assert loaded.problems == []
+
+
+def test_an_alias_inside_the_node_it_names_is_refused():
+    loaded = load_text("a: &A [1, *A]\n---\nb: 2\n", "loop.yaml")
+    assert [(p.rule, p.message, p.line, p.column) for p in loaded.problems] == [
+        ("SPEC001", "alias *A is inside the node it names: a structure that never ends", 1, 11)]
+    assert [d.data for d in loaded.documents] == [{"b": 2}]
+
+
+def test_a_repeated_keys_value_is_not_read():
+    loaded = load_text("a: 1\na: {b: 010}\n", "dup.yaml")
+    assert [(p.rule, p.line, p.column) for p in loaded.problems] == [("SPEC003", 2, 1)]  # not also SPEC001 for 010
+
+
+def test_a_document_that_does_not_parse_reports_only_its_syntax_error():
+    loaded = load_text("a: 1\n---\nb: 010\nc: !!python/name x\nd: {\n", "broken.yaml")
+    assert [d.data for d in loaded.documents] == [{"a": 1}]
+    assert [p.message.split(":")[0] for p in loaded.problems] == ["invalid YAML"]
+    assert loaded.problems[0].line == 5
+
+
+def test_a_null_document_is_kept_and_an_empty_one_skipped():
+    loaded = load_text("---\n---\n~\n---\n", "docs.yaml")
+    assert [(d.index, d.data) for d in loaded.documents] == [(1, None)]
+
+
+@given(st.from_regex(r"-?(?:0|[1-9][0-9]{0,30})(?:\.[0-9]{1,10})?", fullmatch=True))
+@settings(max_examples=200, deadline=None)
+def test_numbers_read_alike_in_yaml_11_and_12_raise_nothing(text):
+    import yaml
+
+    loaded = load_text(f"a: {text}\n", "n.yaml")
+    old = yaml.safe_load(f"a: {text}")["a"]  # PyYAML reads YAML 1.1
+    assert loaded.problems == []
+    assert type(loaded.documents[0].data["a"]) is type(old) and loaded.documents[0].data["a"] == old

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import FrozenInstanceError
+from types import SimpleNamespace
 
 import jsonschema
 import pytest
 
+from clusterlint.suppressions import Suppressed
 from conftest import FIXTURES, ROOT, run_cli
 
 QUOTE = (FIXTURES / "NET003" / "bad.yaml").read_text(encoding="utf-8")  # NET003 at line 19
@@ -126,7 +129,7 @@ def test_sarif_marks_suppressed_results_and_validates(tmp_path):
     assert all("suppressions" not in r for r in results if r["ruleId"] != "NET003")
 
 
-@pytest.mark.parametrize("comment", ["# clusterlint: ignore NET003 ok", "# clusterlint: ignore[] ok", "# clusterlint: disable[NET003] ok"])
+@pytest.mark.parametrize("comment", ["# clusterlint: ignore NET003 ok", "# clusterlint: ignore[] ok", "# clusterlint: ignore[ , ] ok", "# clusterlint: disable[NET003] ok"])
 def test_malformed_comments_are_reported_and_silence_nothing(tmp_path, comment):
     data = report(quote(tmp_path, QUOTE.replace(NIC_LINE, f"      nic_speed: 400Gbps  {comment}\n")))
     assert rules(data) == ["CST001", "NET003", "SUP003"]
@@ -135,3 +138,70 @@ def test_malformed_comments_are_reported_and_silence_nothing(tmp_path, comment):
 def test_comment_inside_a_value_is_not_a_suppression(tmp_path):
     text = QUOTE.replace("metadata: {name: fixture-cluster,", "metadata: {name: 'a#clusterlint: ignore[NET003] x',")
     assert "NET003" in rules(report(quote(tmp_path, text)))
+
+
+def with_comment(text: str, line: int, comment: str, own_line: bool = False) -> str:
+    """QUOTE-like `text` with `comment` at the end of `line` (instead of its `# expect:` marker), or on its
+    own line before it (line 0: after the last)."""
+    lines = text.splitlines(keepends=True)
+    if own_line:
+        lines.insert(len(lines) if line == 0 else line - 1, comment + "\n")
+    else:
+        lines[line - 1] = lines[line - 1].rstrip("\n").split("  # expect:")[0] + "  " + comment + "\n"
+    return "".join(lines)
+
+
+NIC = 19  # the NET003 finding's line in QUOTE; a comment at its end starts at column 27
+CLUSTER_ONLY = "".join(QUOTE.splitlines(keepends=True)[:33])  # no workload: ACC001 is skipped, NET003 still runs
+
+
+@pytest.mark.parametrize("text, args, findings, suppressed", [
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET003]"), [],
+     [("SUP001", 19, 27, "suppression of NET003 gives no reason; write it after the brackets: clusterlint: ignore[NET003] why it is accepted")],
+     [("NET003", 19, "(no reason given)", 19)]),
+    (with_comment(QUOTE, 1, "# clusterlint: ignore-file[NET001]", own_line=True), [],
+     [("SUP001", 1, 1, "suppression of NET001 gives no reason; write it after the brackets: clusterlint: ignore-file[NET001] why it is accepted"),
+      ("SUP002", 1, 1, "unused suppression: no NET001 finding in this file")],
+     []),
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET003, NET001] accepted"), [],
+     [("SUP002", 19, 27, "unused suppression: no NET001 finding on line 19")],
+     [("NET003", 19, "accepted", 19)]),
+    (with_comment(QUOTE, 0, "# clusterlint: ignore[NET001] accepted", own_line=True), [],
+     [("SUP002", 62, 1, "unused suppression: no NET001 finding on the line after it (there is none)")],
+     []),
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET999, NET03, net003] accepted"), [],
+     [("SUP002", 19, 27, "suppression names unknown rule 'NET999'"),
+      ("SUP002", 19, 27, "suppression names unknown rule 'NET03' (did you mean 'NET003'?)"),
+      ("SUP002", 19, 27, "suppression names unknown rule 'net003'")],
+     []),
+    (with_comment(QUOTE, 20, "# clusterlint: ignore[SPEC002, SUP001]"), [],
+     [("SUP001", 20, 19, "suppression of SPEC002 gives no reason; write it after the brackets: clusterlint: ignore[SPEC002] why it is accepted"),
+      ("SUP002", 20, 19, "SPEC002 cannot be suppressed: fix the file (or the comment) instead"),
+      ("SUP001", 20, 19, "suppression of SUP001 gives no reason; write it after the brackets: clusterlint: ignore[SUP001] why it is accepted"),
+      ("SUP002", 20, 19, "SUP001 cannot be suppressed: fix the file (or the comment) instead")],
+     []),
+    # a rule that did not run says nothing about the comment: not selected, or skipped for want of a document
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET001] accepted"), ["--ignore", "NET001"], [], []),
+    (with_comment(CLUSTER_ONLY, NIC, "# clusterlint: ignore[ACC001] accepted"), [], [], []),
+    # the comments' own findings are rules too: not selected, not reported
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET001, NET999]"), ["--ignore", "SUP001,SUP002"], [], []),
+    (with_comment(QUOTE, NIC, "# clusterlint: ignore NET003"), ["--ignore", "SUP003"], [], []),
+])
+def test_comment_findings_and_what_they_silence(tmp_path, text, args, findings, suppressed):
+    data = report(quote(tmp_path, text), *args)
+    assert sorted((f["rule"], f["line"], f["column"], f["message"]) for f in data["findings"] if f["rule"].startswith("SUP")) == sorted(findings)
+    assert [(s["rule"], s["line"], s["suppression"]["justification"], s["suppression"]["line"]) for s in data["suppressed"]] == suppressed
+    silenced = {s[0] for s in suppressed}
+    assert "NET003" in rules(data) or "NET003" in silenced
+
+
+def test_a_suppressed_finding_says_how_and_where_it_was_silenced():
+    finding = SimpleNamespace(as_json=lambda: {"rule": "NET003", "line": 19})
+    inline = Suppressed(finding, "inSource", "inference only", 18)
+    external = Suppressed(finding, "external", "in the baseline baseline.json")
+    assert inline.as_json() == {"rule": "NET003", "line": 19,
+                                "suppression": {"kind": "inSource", "justification": "inference only", "line": 18}}
+    assert external.as_json() == {"rule": "NET003", "line": 19,  # a baseline entry is written nowhere in the file
+                                  "suppression": {"kind": "external", "justification": "in the baseline baseline.json"}}
+    with pytest.raises(FrozenInstanceError):
+        inline.line = 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import inspect
 import json
 import os
 import shutil
@@ -243,8 +244,18 @@ class _Tracer:
 
     def local_trace(self, frame, event, arg):
         if event == "line":
-            self.lines.setdefault(frame.f_lineno, set()).add(self.current)
+            self.lines.setdefault(frame.f_lineno, set()).add(IMPORT if self._importing(frame) else self.current)
         return self.local_trace
+
+    def _importing(self, frame) -> bool:
+        """Whether the line runs as part of the module's import (its body, a class body, or a function
+        or comprehension that body calls): a module imported lazily is first imported inside some
+        test, yet what its import runs is run for every test that reaches it."""
+        while frame is not None and frame.f_code.co_filename == self.target:
+            if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+                return True
+            frame = frame.f_back
+        return False
 
     def pytest_runtest_protocol(self, item, nextitem):
         self.current = item.nodeid

@@ -1,0 +1,378 @@
+"""NET001-NET007 case by case: the gate (multi-node training only), each severity band and each
+boundary, with line, column, the exact message and the exact evidence (oracles computed by hand
+in the comments)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cases import WORKLOAD_HEAD, H100, cluster, findings, skips
+from conftest import check_json, run_cli
+
+# the workload is a file of its own: its parallelism.tensor value is always at line 10, column 25
+WORKLOAD = WORKLOAD_HEAD + """  task: {task}
+  model: {{parameters: 8B}}
+  tokens: 1T
+  sequence_length: 1000
+  global_batch_size: {gbs}
+  parallelism: {parallelism}
+  assumed_mfu: 0.75
+{placement}"""
+FAST = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}"
+CATALOG_H100 = "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
+WHOLE_POOL = "the whole pool, 2 nodes x 8: no placement or data parallelism stated; pool: the only node pool"
+
+
+def _report(tmp_path, *args, inter=FAST, intra=None, nodes=2, accel=H100, pool2="", workload=True, task="training", gbs=50,
+            parallelism="{tensor: 8, pipeline: 1}", placement=""):
+    """The quote's inter_node line is line 14 (intra_node, when given, follows it)."""
+    network = (f"    inter_node: {inter}\n" if inter else "") + (f"    intra_node: {intra}\n" if intra else "")
+    quote = tmp_path / "q.yaml"
+    quote.write_text(cluster(network, nodes=nodes, accel=accel, pool2=pool2), encoding="utf-8")
+    if workload:
+        work = tmp_path / "w.yaml"
+        work.write_text(WORKLOAD.format(task=task, gbs=gbs, parallelism=parallelism, placement=placement), encoding="utf-8")
+        args = ("--workload", str(work), *args)
+    return check_json(str(quote), *args)
+
+
+def _on_workload(report, rule):
+    """A finding about the workload file sits on the quote's name (line 3, column 18) and points at the workload's line."""
+    return [(f["severity"], f["line"], f["column"], [(r["file"].rsplit("/", 1)[-1], r["line"], r["column"], r["message"]) for r in f["related"]], f["message"], f["evidence"])
+            for f in report["findings"] if f["rule"] == rule]
+
+
+TENSOR = [("w.yaml", 10, 25, "workload spec.parallelism.tensor")]
+
+
+# ---------------------------------------------------------------- NET001
+
+def _net001(tp, domain, pool="gpu"):
+    return (f"tensor parallel degree {tp} exceeds the {domain}-accelerator scale-up domain of pool {pool!r}: "
+            "every layer's activations would cross the inter-node network")
+
+
+SMALL = "    - {name: small, count: 2, spares: 0, accelerator: {model: H100-SXM, count: 4}}\n"
+
+
+@pytest.mark.parametrize("tp, intra, pool2, placement, expected", [
+    (8, None, "", "", None),  # the H100's domain of 8: equal is inside
+    (16, None, "", "", (_net001(16, 8), f"scale-up domain 8: {CATALOG_H100}")),
+    (4, "{fabric: nvswitch, scale_up_domain: 4}", "", "", None),
+    (5, "{fabric: nvswitch, scale_up_domain: 4}", "", "", (_net001(5, 4), "scale-up domain 4: spec")),
+    # the workload's pool: four H100s per node cap the catalog's domain of 8
+    (8, None, SMALL, "  placement: {pool: small}\n",
+     (_net001(8, 4, "small"), "scale-up domain 4: the node's accelerator count (the catalog's domain of 8 is capped by the node)")),
+    (4, None, SMALL, "  placement: {pool: small}\n", None),
+    (8, None, SMALL, "", None),  # the first pool holds 8
+])
+def test_net001_cases(tmp_path, tp, intra, pool2, placement, expected):
+    report = _report(tmp_path, intra=intra, pool2=pool2, placement=placement, parallelism=f"{{tensor: {tp}, pipeline: 1}}")
+    assert _on_workload(report, "NET001") == ([] if expected is None else [("error", 3, 18, TENSOR, expected[0], [expected[1]])])
+
+
+def test_net001_and_net002_name_a_pool_they_cannot_judge(tmp_path):
+    report = _report(tmp_path, accel="{model: Mystery-9000, count: 8}", parallelism="{tensor: 16, pipeline: 1}")
+    reason = "pool 'gpu': accelerator 'Mystery-9000' is not in the catalog (see SPEC004)"
+    assert findings(report, "NET001") == [] and skips(report, "NET001") == [reason]
+    assert findings(report, "NET002") == [] and skips(report, "NET002") == [reason]
+
+
+# ---------------------------------------------------------------- NET002
+
+def _net002(tp, pool="gpu"):
+    return (f"tensor parallel degree {tp} runs over PCIe in pool {pool!r}: PCIe moves a fraction of what NVLink does, "
+            "so every layer waits on communication")
+
+
+@pytest.mark.parametrize("tp, intra, expected", [
+    (2, "{fabric: pcie}", [("warning", 3, 18, TENSOR, _net002(2), ["intra-node fabric pcie: spec"])]),
+    (1, "{fabric: pcie}", []),  # no tensor parallelism: nothing crosses PCIe
+    (2, "{fabric: nvlink}", []),
+    (8, None, []),  # the H100-SXM's catalog fabric is NVLink
+])
+def test_net002_cases(tmp_path, tp, intra, expected):
+    report = _report(tmp_path, intra=intra, parallelism=f"{{tensor: {tp}, pipeline: 1}}")
+    assert _on_workload(report, "NET002") == expected
+
+
+def test_net002_reads_the_catalog_fabric_of_the_workloads_pool(tmp_path):
+    pool2 = "    - {name: pcie, count: 2, spares: 0, accelerator: {model: L40S, count: 8}}\n"
+    report = _report(tmp_path, pool2=pool2, placement="  placement: {pool: pcie}\n", parallelism="{tensor: 2, pipeline: 1}")
+    assert _on_workload(report, "NET002") == [("warning", 3, 18, TENSOR, _net002(2, "pcie"),
+                                               ["intra-node fabric pcie: catalog L40S, https://www.itcreations.com/nvidia-gpu/nvidia-l40s-gpu-accelerator"])]
+
+
+# ---------------------------------------------------------------- NET003
+
+def _inter(nics, speed, extra=""):
+    return f"{{fabric: infiniband, nics_per_node: {nics}, nic_speed: {speed}, rdma: true, oversubscription: 1{extra}}}"
+
+
+# H100: 989.4 dense bf16 TFLOPS, the reference: warning below 400 Gbps per accelerator, error below 100 Gbps
+@pytest.mark.parametrize("nics, speed, expected", [
+    (8, "400Gbps", None),  # exactly the threshold
+    (8, "399Gbps", ("warning", "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (319.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                               "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
+    (2, "400Gbps", ("warning", "2 x 400 Gbps / 8 accelerators = 100 Gbps per accelerator (80 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                               "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)")),  # exactly 100: a warning
+    (8, "99Gbps", ("error", "8 x 99 Gbps / 8 accelerators = 99 Gbps per accelerator (79.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                            "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 100 Gbps is an error")),
+])
+def test_net003_bands_and_boundaries(tmp_path, nics, speed, expected):
+    report = _report(tmp_path, inter=_inter(nics, speed), workload=False)
+    if expected is None:
+        assert findings(report, "NET003") == []
+        return
+    evidence = ["threshold: 400 Gbps x 989.4 / 989.4 TFLOPS = 400 Gbps; error below 100 Gbps x the same ratio = 100 Gbps",
+                f"dense 989.4 bf16 TFLOPS: {CATALOG_H100}"]
+    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+
+
+# twice the reference TFLOPS (1,978.8 = 2 x 989.4) wants twice the bandwidth: 800 Gbps, error below 200 Gbps
+@pytest.mark.parametrize("speed, expected", [
+    ("800Gbps", None),
+    ("799Gbps", ("warning", "8 x 799 Gbps / 8 accelerators = 799 Gbps per accelerator (639.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                            "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
+    ("200Gbps", ("warning", "8 x 200 Gbps / 8 accelerators = 200 Gbps per accelerator (160 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                            "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
+    ("199Gbps", ("error", "8 x 199 Gbps / 8 accelerators = 199 Gbps per accelerator (159.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                          "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 200 Gbps is an error")),
+])
+def test_net003_thresholds_scale_with_dense_tflops(tmp_path, speed, expected):
+    report = _report(tmp_path, inter=_inter(8, speed), accel="{model: H100-SXM, count: 8, dense_tflops: {bf16: 1978.8}}", workload=False)
+    if expected is None:
+        assert findings(report, "NET003") == []
+        return
+    evidence = ["threshold: 400 Gbps x 1,978.8 / 989.4 TFLOPS = 800 Gbps; error below 100 Gbps x the same ratio = 200 Gbps",
+                "dense 1,978.8 bf16 TFLOPS: spec"]
+    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+
+
+def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
+    # the second pool has 4 accelerators per node: 8 x 399 / 4 = 798 Gbps each, above 400
+    pool2 = "    - {name: half, count: 2, spares: 0, accelerator: {model: H100-SXM, count: 4}}\n"
+    report = _report(tmp_path, "--param", "NET003.efficiency=0.5", inter=_inter(8, "399Gbps"), pool2=pool2, workload=False)
+    assert [(f[0], f[1], f[3]) for f in findings(report, "NET003")] == [("warning", 15, (
+        "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (199.5 Gbps effective at 50% of advertised) in pool 'gpu'; "
+        "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)"))]
+
+
+@pytest.mark.parametrize("kwargs, reason", [
+    ({"nodes": 1}, None),  # one node: nothing crosses the network
+    ({"nodes": 1, "intra": "{fabric: nvswitch, scale_up_domain: 4}"}, None),  # even when it holds two scale-up domains
+    ({"workload": True, "task": "inference"}, None),  # serving, not training
+    ({"intra": "{fabric: nvswitch, scale_up_domain: 16}"}, None),  # 2 x 8 = 16 accelerators fit one scale-up domain
+    ({"intra": "{fabric: nvswitch, scale_up_domain: 15}"}, "found"),
+    ({"inter": "{fabric: none}"}, "the cluster has no inter-node fabric (see NET004)"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": None, "intra": "{fabric: nvswitch}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+])
+def test_net003_gate_andskips(tmp_path, kwargs, reason):
+    report = _report(tmp_path, **{"inter": _inter(8, "100Gbps"), "workload": False, **kwargs})
+    assert len(findings(report, "NET003")) == (reason == "found")
+    assert skips(report, "NET003") == ([] if reason in (None, "found") else [reason])
+
+
+# ---------------------------------------------------------------- NET004
+
+@pytest.mark.parametrize("inter, nodes, expected", [
+    ("{fabric: none}", 2, (26, "multi-node training on 2 nodes with no inter-node fabric (fabric: none): "
+                               "gradients and activations cannot cross nodes at training speed")),
+    ("{fabric: none}", 1, None),
+    ("{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: false}", 3,
+     (82, "multi-node training over infiniband without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory")),
+    ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps, rdma: false}", 2,
+     (80, "multi-node training over ethernet without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory")),
+    ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps}", 2,
+     (26, "multi-node training over ethernet without RDMA (plain ethernet with no RDMA stated): "
+          "collectives go through the kernel TCP stack and host memory")),
+    ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps, rdma: true}", 2, None),
+    ("{fabric: roce, nics_per_node: 8, nic_speed: 400Gbps}", 2, None),  # RoCE is RDMA by name
+    ("{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps}", 2, None),
+    ("{fabric: tcpx, nics_per_node: 4, nic_speed: 200Gbps, rdma: false}", 2, None),  # GPUDirect-TCPX: zero-copy without RDMA
+    ("{fabric: tcpxo, nics_per_node: 8, nic_speed: 200Gbps, rdma: false}", 2, None),
+])
+def test_net004_cases(tmp_path, inter, nodes, expected):
+    report = _report(tmp_path, inter=inter, nodes=nodes, workload=False)
+    assert findings(report, "NET004") == ([] if expected is None else [("error", 14, *expected, [])])
+
+
+def test_net004_asks_when_the_inter_node_network_is_unstated(tmp_path):
+    report = _report(tmp_path, inter=None, intra="{fabric: nvswitch}", workload=False)
+    assert findings(report, "NET004") == [] and skips(report, "NET004") == ["the cluster states no inter-node network"]
+    assert skips(_report(tmp_path, inter=None, intra="{fabric: nvswitch}", nodes=1, workload=False), "NET004") == []  # one node needs none
+
+
+# ---------------------------------------------------------------- NET005
+
+SHARED = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, dedicated: false}"
+
+
+@pytest.mark.parametrize("inter, kwargs, found", [
+    (SHARED, {}, True),
+    (SHARED, {"nodes": 1}, False),
+    (SHARED, {"workload": True, "task": "inference"}, False),
+    (SHARED.replace("false", "true"), {}, False),
+    (SHARED.replace(", dedicated: false", ""), {}, False),  # not stated: SPEC006's question, not a finding
+])
+def test_net005_cases(tmp_path, inter, kwargs, found):
+    report = _report(tmp_path, **{"inter": inter, "workload": False, **kwargs})
+    message = "the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable"
+    assert findings(report, "NET005") == ([("warning", 14, 99, message, [])] if found else [])
+
+
+# ---------------------------------------------------------------- NET006
+
+def _net006(level, ratio, job):
+    return f"{level} is {ratio}:1 oversubscribed for a job on {job} accelerators: all-reduce across them gets at most 1/{ratio} of the NIC bandwidth"
+
+
+FABRIC = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: %s}"
+TIERS = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, tiers: [%s]}"
+LEAF_SPINE = "{name: leaf, accelerators: 16, oversubscription: %s}, {name: spine, oversubscription: 3}"
+
+
+@pytest.mark.parametrize("inter, nodes, placement, expected", [
+    (FABRIC % 1, 2, "", None),  # non-blocking
+    (FABRIC % 2, 2, "", (106, _net006("the fabric", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),
+    (FABRIC % 1.5, 2, "", (106, _net006("the fabric", 1.5, 16), f"job size 16 accelerators: {WHOLE_POOL}")),
+    (FABRIC % 2, 2, "  placement: {accelerators: 8}\n", None),  # fits one scale-up domain: never reaches the fabric
+    (FABRIC % 2, 2, "  placement: {accelerators: 9}\n",
+     (106, _net006("the fabric", 2, 9), "job size 9 accelerators: placement.accelerators; pool: the only node pool")),
+    # the job of 16 stays in its leaf of 16; a job of 24 crosses the spine
+    (TIERS % (LEAF_SPINE % 2), 2, "", (145, _net006("tier 'leaf' (16 accelerators)", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),
+    (TIERS % (LEAF_SPINE % 1), 2, "", None),
+    (TIERS % (LEAF_SPINE % 1), 3, "",
+     (181, _net006("tier 'spine' (the whole cluster)", 3, 24),
+      "job size 24 accelerators: the whole pool, 3 nodes x 8: no placement or data parallelism stated; pool: the only node pool")),
+    (TIERS % "{name: leaf, accelerators: 1024, oversubscription: 2}", 2, "",
+     (147, _net006("tier 'leaf' (1,024 accelerators)", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),
+    ("{fabric: ici, nics_per_node: 8, nic_speed: 400Gbps, topology: torus}", 2, "", None),  # a torus has no uplinks to taper
+    ("{fabric: ici, nics_per_node: 8, nic_speed: 400Gbps, topology: torus, oversubscription: 2}", 2, "",
+     (104, _net006("the fabric", 2, 16), f"job size 16 accelerators: {WHOLE_POOL}")),  # unless the quote states a figure
+    ("{fabric: none}", 2, "", None),  # NET004's finding
+    (FABRIC % 2, 1, "", None),  # one node
+])
+def test_net006_cases(tmp_path, inter, nodes, placement, expected):
+    report = _report(tmp_path, inter=inter, nodes=nodes, placement=placement)
+    assert skips(report, "NET006") == []
+    assert findings(report, "NET006") == ([] if expected is None else [("warning", 14, expected[0], expected[1], [expected[2]])])
+
+
+@pytest.mark.parametrize("inter, reason", [
+    (TIERS % "{name: leaf, accelerators: 16, oversubscription: 1}", "no stated fabric tier holds the job's 24 accelerators"),
+    ("{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true}", "the quote does not state the fabric's oversubscription (see SPEC006)"),
+])
+def test_net006skips(tmp_path, inter, reason):
+    report = _report(tmp_path, inter=inter, nodes=3)
+    assert findings(report, "NET006") == [] and skips(report, "NET006") == [reason]
+
+
+# ---------------------------------------------------------------- NET007
+
+# 8 x 100 Gbps / 8 = 100 Gbps per accelerator, 80 Gbps effective; the spec's 1,000 dense bf16 TFLOPS at MFU 0.75
+SLOW = _inter(8, "100Gbps")
+K1000 = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 1000}}"
+
+
+def _net007(comm, at, took, compute, formula):
+    return (f"each step's gradient all-reduce ({comm} per accelerator at {at} effective) takes {took} s, "
+            f"longer than the step's compute {compute} s ({formula})")
+
+
+def _evidence(accelerators, how):
+    return [f"accelerators {accelerators} x H100-SXM: {how}", "dense bf16 1,000 TFLOPS: spec", "MFU 0.75: workload assumed_mfu"]
+
+
+# 16 accelerators, tensor 8: data 2; gradient 8B x 2 bytes / 8 = 2 GB, all-reduce 2 x 1/2 x 2 GB = 2 GB = 16 Gb / 80 Gbps = 0.2 s;
+# compute 6 x 8B x (batch x 1,000 tokens) / (16 x 1,000 TFLOPS x 0.75) = batch x 4 ms: 0.2 s at a batch of 50
+@pytest.mark.parametrize("gbs, expected", [
+    (50, None),  # exactly equal: not longer
+    (49, _net007("2 GB", "80 Gbps", "0.2", "0.196", "6 x 8B params x 49K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)")),
+])
+def test_net007_boundary(tmp_path, gbs, expected):
+    report = _report(tmp_path, inter=SLOW, accel=K1000, gbs=gbs)
+    assert findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, expected, _evidence(16, WHOLE_POOL))])
+
+
+@pytest.mark.parametrize("nodes, gbs, parallelism, placement, expected", [
+    # 4 nodes, data 4 stated: 32 accelerators; all-reduce 2 x 3/4 x 2 GB = 3 GB = 0.3 s; compute batch x 2 ms
+    (4, 150, "{tensor: 8, pipeline: 1, data: 4}", "", None),
+    (4, 149, "{tensor: 8, pipeline: 1, data: 4}", "",
+     (_net007("3 GB", "80 Gbps", "0.3", "0.298", "6 x 8B params x 149K tokens / (32 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(32, "tensor 8 x pipeline 1 x data 4; pool: the only node pool"))),
+    # tensor 4 x pipeline 2 on 32: data 4; shard 8B x 2 / 8 = 2 GB, all-reduce 2 x 3/4 x 2 GB = 3 GB = 0.3 s; compute batch x 2 ms
+    (4, 149, "{tensor: 4, pipeline: 2}", "",
+     (_net007("3 GB", "80 Gbps", "0.3", "0.298", "6 x 8B params x 149K tokens / (32 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(32, "the whole pool, 4 nodes x 8: no placement or data parallelism stated; pool: the only node pool"))),
+    # tensor 3 on 16: data 16 // 3 = 5; shard 8B x 2 / 3 = 5.333 GB, all-reduce 2 x 4/5 x 5.333 GB = 8.533 GB = 0.853 s
+    (2, 49, "{tensor: 3, pipeline: 1}", "",
+     (_net007("8.533 GB", "80 Gbps", "0.853", "0.196", "6 x 8B params x 49K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"), _evidence(16, WHOLE_POOL))),
+    # 9 accelerators, tensor 1: data 9; all-reduce 2 x 8/9 x 16 GB = 28.44 GB = 2.84 s; compute 6 x 8B x 1K / 6.75e15 = 7.11 ms
+    (2, 1, "{tensor: 1, pipeline: 1}", "  placement: {accelerators: 9}\n",
+     (_net007("28.44 GB", "80 Gbps", "2.84", "0.00711", "6 x 8B params x 1K tokens / (9 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(9, "placement.accelerators; pool: the only node pool"))),
+    (2, 1, "{tensor: 1, pipeline: 1}", "  placement: {accelerators: 8}\n", None),  # one node's worth: no inter-node all-reduce
+    # the stated data degree wins over 24 // 8 = 3: 2 x 1/2 x 2 GB = 2 GB = 0.2 s; compute 6 x 8B x 49K / 1.8e16 = 0.131 s
+    (3, 49, "{tensor: 8, pipeline: 1, data: 2}", "  placement: {accelerators: 24}\n",
+     (_net007("2 GB", "80 Gbps", "0.2", "0.131", "6 x 8B params x 49K tokens / (24 x 1,000 TFLOPS x 0.75 MFU)"),
+      _evidence(24, "placement.accelerators; pool: the only node pool"))),
+    (2, 1, "{tensor: 8, pipeline: 2}", "", None),  # data 16 // 16 = 1: nothing to reduce
+    (2, 1, "{tensor: 4, pipeline: 8}", "", None),  # data 16 // 32 is less than one: still one replica
+])
+def test_net007_data_parallel_degree(tmp_path, nodes, gbs, parallelism, placement, expected):
+    report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=nodes, gbs=gbs, parallelism=parallelism, placement=placement)
+    assert findings(report, "NET007") == ([] if expected is None else [("warning", 14, 67, *expected)])
+
+
+def test_net007_configured_gradient_bytes_and_efficiency(tmp_path):
+    # 4 bytes per gradient element: 4 GB per step at 80 Gbps = 0.4 s > 99 x 4 ms; efficiency 0.4 halves the bandwidth instead
+    args = ("--param", "NET007.gradient_bytes=4")
+    [(_, _, _, message, _)] = findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
+    assert message == _net007("4 GB", "80 Gbps", "0.4", "0.396", "6 x 8B params x 99K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)")
+    args = ("--param", "NET007.efficiency=0.4")
+    [(_, _, _, message, _)] = findings(_report(tmp_path, *args, inter=SLOW, accel=K1000, gbs=99), "NET007")
+    assert message == _net007("2 GB", "40 Gbps", "0.4", "0.396", "6 x 8B params x 99K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)")
+
+
+@pytest.mark.parametrize("kwargs, reason", [
+    ({"task": "inference"}, None),
+    ({"nodes": 1, "gbs": 49}, None),
+    ({"intra": "{fabric: nvswitch, scale_up_domain: 16}", "gbs": 49}, None),  # both nodes in one scale-up domain
+    ({"gbs": "null"}, "the workload states no global_batch_size and sequence_length"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true, oversubscription: 1}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+])
+def test_net007_gate_andskips(tmp_path, kwargs, reason):
+    report = _report(tmp_path, **{"inter": SLOW, "accel": K1000, "gbs": 1, **kwargs})
+    assert findings(report, "NET007") == [] and skips(report, "NET007") == ([] if reason is None else [reason])
+
+
+def test_net007_needs_the_sequence_length(tmp_path):
+    quote = tmp_path / "q.yaml"
+    quote.write_text(cluster(f"    inter_node: {SLOW}\n", accel=K1000), encoding="utf-8")
+    work = tmp_path / "w.yaml"
+    work.write_text(WORKLOAD.format(task="training", gbs=1, parallelism="{tensor: 8}", placement="").replace("  sequence_length: 1000\n", ""))
+    assert skips(check_json(str(quote), "--workload", str(work)), "NET007") == ["the workload states no global_batch_size and sequence_length"]
+
+
+@pytest.mark.parametrize("param, error", [
+    ("NET003.efficiency=1", None),  # all of the advertised bandwidth is allowed
+    ("NET003.efficiency=1.5", "NET003 params.efficiency: Input should be less than or equal to 1"),
+    ("NET003.efficiency=0", "NET003 params.efficiency: Input should be greater than 0"),
+    ("NET003.reference_tflops=0.5", None),
+    ("NET003.reference_tflops=0", "NET003 params.reference_tflops: Input should be greater than 0"),
+    ("NET007.efficiency=1", None),
+    ("NET007.efficiency=1.01", "NET007 params.efficiency: Input should be less than or equal to 1"),
+    ("NET007.gradient_bytes=0.5", None),
+    ("NET007.gradient_bytes=0", "NET007 params.gradient_bytes: Input should be greater than 0"),
+])
+def test_configured_params_are_validated(tmp_path, param, error):
+    (tmp_path / "q.yaml").write_text(cluster(f"    inter_node: {FAST}\n"), encoding="utf-8")
+    code, _, err = run_cli("check", str(tmp_path / "q.yaml"), "--param", param)
+    rule = param.split(".")[0]
+    if error is None:
+        assert code in (0, 1) and err == ""  # accepted: the check ran (and may find something)
+    else:
+        assert (code, err) == (2, f"clusterlint: error: --param {rule}: {error}\n")
