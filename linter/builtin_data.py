@@ -359,6 +359,12 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 '(?:spare |sufficient |enough |adequate |free |the '
                                                                 'necessary '
                                                                 ')?(?:capacity|stock|inventory|hardware|gpus|supply|nodes|servers)',
+                                                                '(?:if|when|once|while|provided(?: that)?|as long '
+                                                                'as|so long as|to the extent(?: that)?|insofar as) '
+                                                                '(?:they|it|these|those|such (?:[a-z-]+ '
+                                                                ')?(?:gpus|nodes|servers|units|instances)) '
+                                                                '(?:is|are|remains?|becomes?) (?:in stock|on '
+                                                                'hand|available)',
                                                                 'while stocks? lasts?',
                                                                 '(?:availability|capacity|stock|inventory|supply) '
                                                                 'permitting',
@@ -376,10 +382,14 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'accelerators are scarce the vendor sells them to someone else. The '
                                                 'same holds for its variants ("depends on the availability of", "as '
                                                 'capacity allows", "stock permitting"). Only operative clauses are '
-                                                'read (definitions and recitals promise nothing), and a sentence about '
-                                                'capacity on top of a firm reservation ("additional", "beyond the '
-                                                'Reserved Capacity", "burst", "on-demand") is not flagged: extra '
-                                                'capacity may fairly depend on stock.',
+                                                'read (definitions and recitals promise nothing). Capacity nobody '
+                                                'reserves (burst, on-demand, spot, a trial) and warranty boilerplate '
+                                                '("as is and as available") are not flagged, nor is a sentence about '
+                                                'capacity on top of a reservation the contract makes ("additional", '
+                                                '"beyond the Reserved Capacity", "except for the Reserved Capacity"): '
+                                                'extra capacity may fairly depend on stock. Without a reservation '
+                                                'anywhere in the contract, "additional capacity subject to '
+                                                'availability" is the only capacity there is, and it is flagged.',
                                          'fix': 'Reserve the accelerators by count and date; leave "subject to '
                                                 'availability" for capacity beyond that.',
                                          'sources': ["ML Engineering, 'How to choose a cloud provider': "

@@ -240,7 +240,7 @@ def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, st
 
 
 _NOUN = re.compile(r"\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported)\s+(?:(?:other|further|purported|such)\s+)?$", re.IGNORECASE)
-_PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were)\s+(?:(?!\w+ing\s)\w+\s+)?$", re.IGNORECASE)  # "is commercially reasonable", not "will be using reasonable efforts"
 
 
 def is_noun_or_predicate(text: str, offset: int) -> str | None:

@@ -67,7 +67,7 @@ def _read(hit, reading):
 _EXTRA_CAPACITY = re.compile(
     r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
     r"|\bupgrad\w*\b"
-    r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
+    r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
@@ -80,7 +80,7 @@ _CAPACITY = re.compile(
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
-    r"|\bon[\s-]demand\b|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
+    r"|\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
     r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b",
     re.IGNORECASE,
 )
@@ -125,7 +125,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source)[\s*_]+of[\s*_]+)?"
     + _REMEDY_NOUN + r"\b",
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
-    r"\bin\s+lieu\s+of\s+(?:all|any)\s+other\s+remedies\b",
+    r"\b(?:in\s+lieu|instead)\s+of\s+(?:all|any)\s+other\s+" + _REMEDY_NOUN + r"\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
     + r"[^.;]{0,60}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?" + _REMEDY_NOUN + r"\b",
@@ -173,12 +173,12 @@ def sole_remedy_credits(review, params):
 _DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|outages?|down|offline|(?:service\s+)?(?:interruptions?|disruptions?))\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
-    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|open\s+(?:a|an)\s+(?:\w+\s+)?session|launch|start|create|provision)\b"
+    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|(?:open|establish|initiate)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
     r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
     r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\b(?:not|no\s+longer)\s+respond\w*|\bno\s+response\b|\bunresponsive\b"
-    r"|\bheartbeats?\b|\btim(?:es|ed|ing)\s+out\b|\btimeouts?\b"
+    r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,20}?\b(?:errors?|timeouts?|time\s+out)\b",
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b",
     re.IGNORECASE,
 )
 _DEGRADED = re.compile(
