@@ -206,8 +206,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'kind of paper (order form, click-through terms, SLA, policy: see '
                                                  'CON002 for how the kind weighs an absence), since an effort promise '
                                                  'is as weak in public terms as in an order form. Measured on the '
-                                                 'labelled clause corpus in tests/corpus/ (a tuning split and two '
-                                                 'blind splits; python tests/corpus/score.py).',
+                                                 'labelled clause corpus in tests/corpus/ (tuning and blind splits; '
+                                                 'python tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -368,8 +368,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 'while stocks? lasts?',
                                                                 '(?:availability|capacity|stock|inventory|supply) '
                                                                 'permitting',
-                                                                '(?:as|when|whenever|if|once|while)(?: and when)?(?: '
-                                                                'its| our| their)? '
+                                                                '(?:as|when|whenever|if|once|while|where|wherever)(?: '
+                                                                'and when)?(?: its| our| their)? '
                                                                 '(?:capacity|inventory|stock|supply|resources) '
                                                                 '(?:allows?|permits?)',
                                                                 'based on availability',
@@ -382,14 +382,19 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'accelerators are scarce the vendor sells them to someone else. The '
                                                 'same holds for its variants ("depends on the availability of", "as '
                                                 'capacity allows", "stock permitting"). Only operative clauses are '
-                                                'read (definitions and recitals promise nothing). Capacity nobody '
-                                                'reserves (burst, on-demand, spot, a trial) and warranty boilerplate '
-                                                '("as is and as available") are not flagged, nor is a sentence about '
-                                                'capacity on top of a reservation the contract makes ("additional", '
-                                                '"beyond the Reserved Capacity", "except for the Reserved Capacity"): '
-                                                'extra capacity may fairly depend on stock. Without a reservation '
-                                                'anywhere in the contract, "additional capacity subject to '
-                                                'availability" is the only capacity there is, and it is flagged.',
+                                                'read (definitions and recitals promise nothing). Capacity here is '
+                                                'what the buyer pays to have: accelerators, nodes, instances, '
+                                                'hardware, spare parts, rack space. Capacity nobody reserves (burst, '
+                                                'on-demand, spot, a trial), money rather than capacity ("subject to '
+                                                'the availability of funding") and warranty boilerplate ("as is and as '
+                                                'available") are not flagged, nor is a sentence about capacity on top '
+                                                'of a reservation: one the sentence names ("beyond the Reserved '
+                                                'Capacity", "except for the Contracted Configuration", "above the '
+                                                'Project\'s Awarded Allocation") or, for "additional" or "extra" '
+                                                'capacity, one the contract makes elsewhere. Extra capacity may fairly '
+                                                'depend on stock. Without a reservation anywhere in the contract, '
+                                                '"additional capacity subject to availability" is the only capacity '
+                                                'there is, and it is flagged.',
                                          'fix': 'Reserve the accelerators by count and date; leave "subject to '
                                                 'availability" for capacity beyond that.',
                                          'sources': ["ML Engineering, 'How to choose a cloud provider': "

@@ -36,11 +36,12 @@ from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours")
-CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours")
+CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours",
+                  "allocation holder", "allocation holders", "principal investigator", "principal investigators")  # the last: HPC allocations
 _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
-    r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|do(?:es)?\s+not\s+attempt|"
+    r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
     r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
@@ -50,10 +51,12 @@ _MODAL = re.compile(
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
 # a leading condition: "If you attempt to exceed your quota, we may ..."
-_CONDITION = re.compile(r"^\W{0,3}(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
-_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+\w+(?:ed|en|t)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
+_CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|\(?[a-z]{1,2}\)|\(?[ivx]{1,5}\))\.?\s+)?"  # after the clause's own number
+                        r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
+_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
+_THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
 _PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t))\b", re.IGNORECASE)  # "will be provisioned", no agent named
-_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
+_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
 
 # the verb that ends a sentence's subject when no modal governs it
@@ -92,9 +95,9 @@ def _party_pattern(vendor: frozenset, customer: frozenset) -> re.Pattern:
     return re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in names) + r")(?:['’]s|(?<=s)['’](?=\s))?(?![\w-])", re.IGNORECASE)
 
 
-# `Northwind Compute Ltd ("Provider")`, `Acme, Inc. (the "Customer")`: a name and the role it is given
+# `Northwind Compute Ltd ("Provider")`, `University of Northfield (the "Customer")`: a name and the role it is given
 _DEFINED_AS = re.compile(
-    r"(?P<name>[A-Z][\w&.-]{0,40}(?:[ \t,]{1,2}[A-Z][\w&.-]{0,40}){0,4})[ \t]{0,3}\((?:the[ \t]{1,3})?[\"“'‘](?P<role>[A-Za-z]{2,20})[\"”'’]",
+    r"(?P<name>[A-Z][\w&.-]{0,40}(?:[ \t,]{1,2}(?:(?:of|for|and)[ \t]{1,2})?[A-Z][\w&.-]{0,40}){0,4})[ \t]{0,3}\((?:the[ \t]{1,3})?[\"“'‘](?P<role>[A-Za-z]{2,20})[\"”'’]",
 )
 
 
@@ -103,12 +106,19 @@ def parties(contract, extra: dict | None = None) -> Parties:
     """The parties of `contract`: the usual role words, the names its own text defines, and the
     names the user gave (`spec.parties`, then `extra` from the configuration)."""
     vendor, customer = set(VENDOR_WORDS), set(CUSTOMER_WORDS)
+    short: dict[str, set] = {"vendor": set(), "customer": set()}  # the forms names are shortened to
+
+    def add(side: str, name: str) -> None:
+        full = " ".join(name.split()).strip(", ").lower()
+        (vendor if side == "vendor" else customer).add(full)
+        short[side].update(_short_forms(full) - {full})
+
     for clause in contract.spec.clauses:
         for match in _DEFINED_AS.finditer(clause.text):
             role = match.group("role").lower()
-            side = vendor if role in vendor else customer if role in customer else None
+            side = "vendor" if role in vendor else "customer" if role in customer else None
             if side is not None:
-                side.add(" ".join(match.group("name").split()).strip(", ").lower())
+                add(side, match.group("name"))
     subject = _usual_subject(contract, vendor | customer)
     if subject:
         vendor.add(subject)
@@ -116,9 +126,27 @@ def parties(contract, extra: dict | None = None) -> Parties:
         if given is None:
             continue
         names = given if isinstance(given, dict) else given.model_dump()
-        vendor.update(" ".join(n.split()).lower() for n in names.get("vendor") or ())
-        customer.update(" ".join(n.split()).lower() for n in names.get("customer") or ())
+        for side in ("vendor", "customer"):
+            for name in names.get(side) or ():
+                add(side, name)
+    shared = short["vendor"] & short["customer"]  # a short form of both parties' names names neither
+    vendor |= short["vendor"] - shared - customer
+    customer |= short["customer"] - shared
     return Parties(frozenset(vendor), frozenset(customer - vendor))
+
+
+_LEGAL_FORM = re.compile(r"[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
+_OF_PLACE = re.compile(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S", re.IGNORECASE)
+
+
+def _short_forms(full: str) -> set[str]:
+    """A party's name (lower-case) and the forms a contract shortens it to: without its legal form
+    ("kestrel compute ltd" -> "kestrel compute") and, for "university of northfield", "the university"."""
+    forms = {full, _LEGAL_FORM.sub("", full)}
+    head = _OF_PLACE.match(full)
+    if head:
+        forms.add(f"the {head.group(1)}")
+    return {form for form in forms if form}
 
 
 # a capitalised name right before a modal: "Nimbus will", "Northwind Compute shall"
@@ -170,17 +198,23 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     sentence = text[start:end]
     at = offset - start
     condition = _CONDITION.match(sentence)
-    if condition and at < condition.end() and "," in sentence[condition.end() : condition.end() + 1]:
-        subject = _subject(sentence, condition.start() + 3, at, who)
-        return Reading(subject[0], "condition", subject[1], "")
     governing = previous = None
     for match in _MODAL.finditer(sentence):
         if match.start() > at:
             break
         previous, governing = governing, match
+    if condition and (at < condition.end() and "," in sentence[condition.end() : condition.end() + 1]
+                      or governing is None and _MODAL.search(sentence, at)):
+        # in a leading condition: "If you attempt to ..., we may", "If the Supplier fails, despite using
+        # reasonable endeavours, to deliver ..., the University may" (no modal before the words, one after)
+        subject = _subject(sentence, condition.start() + 3, at, who)
+        return Reading(subject[0], "condition", subject[1], "")
     if governing is not None and governing.lastgroup == "aim" and previous is not None \
             and previous.end() >= _clause_start(sentence, governing.start()):
         governing = previous  # "will strive to": the modal, not the verb it governs
+    lead_in = _lead_in(text, start) if governing is None and _LIST_ITEM.match(sentence) else -1
+    if lead_in != -1:
+        return read_at(text, lead_in, who)  # "(b) use reasonable endeavours ..." is read with "The University shall:"
     if governing is None:
         head = _VERB.search(sentence, 0, max(at, 60))  # the subject ends at the verb: "Credits are Customer's sole remedy"
         if head and _EXPLETIVE.fullmatch(sentence[: head.start()]):
@@ -192,7 +226,7 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start())), governing.start(), who)
     agent = _PASSIVE_AGENT.match(sentence, governing.end())
     if agent:
-        named = who.pattern.match(sentence, agent.end())
+        named = who.pattern.match(sentence, agent.end()) or who.pattern.match(sentence, _THE.match(sentence, agent.end()).end())
         if named:
             obligor, subject = who.party(named.group(0)), named.group(0)
     elif (obligor == "none" or subject.endswith(("'", "’", "'s", "’s"))) and kind == "must" and _PASSIVE.match(sentence, governing.end()):
@@ -213,6 +247,19 @@ def read(text: str, who: Parties) -> Reading:
     if first is None and _PROVISO.match(text):
         return Reading("none", "condition", "", "")  # "provided that ...;", "(b) the change is reasonable;"
     return read_at(text, first.start() if first else start, who)
+
+
+_LIST_ITEM = re.compile(r"\W{0,2}\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s", re.IGNORECASE)
+_LEAD_IN = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s[^.:!?]*$", re.IGNORECASE)  # a first item, no sentence end after it
+
+
+def _lead_in(text: str, start: int) -> int:
+    """Where the lead-in of the list item at `start` ends (its colon: "The University shall: (a) ...;
+    (b) ..."), when only earlier items of the same list sit between them; -1 when there is none."""
+    colon = text.rfind(":", max(0, start - _REACH), start)
+    if colon == -1 or not _LEAD_IN.match(text[colon:start]):
+        return -1
+    return colon
 
 
 def _clause_start(sentence: str, end: int) -> int:

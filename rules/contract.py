@@ -25,6 +25,9 @@ from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEME
 
 
 _ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
+# what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
+_AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
+_DETERMINED = re.compile(r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 
 
 @check(Phrases)
@@ -45,8 +48,10 @@ def reasonable_effort_clause(review, params):
                 continue  # a noun no modal governs: "any attempt to assign is void"
             if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
                 continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
-            if reading.modality == "aspiration" and reading.obligor == "none":
-                continue  # "connection attempts to the Instance fail": nobody aims at anything
+            if reading.modality == "aspiration" and reading.obligor == "none" and (
+                    _AIM_AT_A_THING.match(item.text, match.end())
+                    or _ACTION_WORD.match(match.group(0)) and _DETERMINED.search(item.text, max(0, match.start() - 30), match.start())):
+                continue  # "connection attempts to the Instance fail", "the failed attempts to deliver": a noun, nobody aims
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
@@ -66,8 +71,14 @@ def _read(hit, reading):
 
 _EXTRA_CAPACITY = re.compile(
     r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
-    r"|\bupgrad\w*\b"
-    r"|\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)\s+(?:the\s+|its\s+|your\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted)\b",
+    r"|\bupgrad\w*\b",
+    re.IGNORECASE,
+)
+# capacity on top of a reservation the sentence itself names: "beyond the Contracted Configuration",
+# "except for the Reserved Capacity", "above the Project's Awarded Allocation"
+_BEYOND_RESERVED = re.compile(
+    r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
+    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted|awarded|allocated|purchased)\b",
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
@@ -76,12 +87,13 @@ _RESERVATION = re.compile(
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|equipment|inventory|resources?|machines?|compute)\b", re.IGNORECASE
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|equipment|inventory|resources?|machines?|compute"
+    r"|(?:spare|replacement)\s+parts|spares|components|rack\s+space|racks|cages?|colocation)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
-    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b",
+    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b",
     re.IGNORECASE,
 )
 
@@ -99,7 +111,10 @@ def subject_to_availability(review, params):
         for match, sentence in per_sentence(pattern, item.text):
             if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
-            if _EXTRA_CAPACITY.search(item.text, sentence_span(item.text, match.start())[0], match.start()):
+            before = sentence_span(item.text, match.start())[0], match.start()
+            if _BEYOND_RESERVED.search(item.text, *before):
+                continue  # capacity on top of the reservation it names may fairly depend on availability
+            if _EXTRA_CAPACITY.search(item.text, *before):
                 if reserved is None:
                     reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
@@ -119,7 +134,7 @@ def subject_to_availability(review, params):
 
 
 _REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?)"
-_CREDIT_NOUN = r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision)\s+of\s+(?:the\s+|a\s+|any\s+)?)?(?:service\s+)?credits?\b"
+_CREDIT_NOUN = r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision)\s+of\s+(?:the\s+|a\s+|any\s+)?)?(?:service\s+)?(?:re-?)?credit(?:s|ing)?\b"
 _SOLE_REMEDY = re.compile("|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
     r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source)[\s*_]+of[\s*_]+)?"
@@ -128,7 +143,10 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:in\s+lieu|instead)\s+of\s+(?:all|any)\s+other\s+" + _REMEDY_NOUN + r"\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
-    + r"[^.;]{0,60}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?" + _REMEDY_NOUN + r"\b",
+    + r"[^.;]{0,90}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
+    _CREDIT_NOUN + r"[^.;]{0,100}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
+    + _REMEDY_NOUN + r"\b",
     # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
     r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,3}?other\s+than\s+" + _CREDIT_NOUN,
     # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
@@ -148,7 +166,7 @@ _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$
 _PRESERVED = re.compile(
     r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
 )
-_CREDIT = re.compile(r"\bcredits?\b", re.IGNORECASE)
+_CREDIT = re.compile(r"\bcredit(?:s|ing|ed)?\b", re.IGNORECASE)
 
 
 @check(Params)
@@ -175,7 +193,7 @@ _CONNECTIVITY = re.compile(
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
     r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|(?:open|establish|initiate)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
     r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
-    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\b(?:not|no\s+longer)\s+respond\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping(?:s|ed|ing)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\b(?:not|no\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
     r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b",

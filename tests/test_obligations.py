@@ -200,3 +200,105 @@ def test_pdf_extracted_text_gives_the_findings_of_its_clean_text(tmp_path):
     doc = load(PDF_TEXT.encode(), "extracted.txt").documents[0]
     assert [c["text"] for c in doc.data["spec"]["clauses"]][0] == (
         "1.1 Provider will use commercially reasonable efforts to make the reserved instances available by the start date.")
+
+
+# ---- British, public-sector and HPC drafting (the shapes of the fourth corpus sitting)
+
+_UK_PARTIES = 'This Agreement is made between Kestrel Compute Ltd ("Supplier") and the University of Northfield (the "Customer").\n\n'
+
+
+def test_a_partys_short_forms_are_its_names_too():
+    who = parties(_contract(_UK_PARTIES), {"vendor": ["Fenwick Data Centres Limited"], "customer": ["Fenwick College"]})
+    assert {"kestrel compute ltd", "kestrel compute", "fenwick data centres"} <= who.vendor
+    assert {"university of northfield", "the university"} <= who.customer
+    assert read("The University shall use reasonable endeavours to pay each invoice.", who).pair == ("customer", "obligation")
+    assert read("Kestrel Compute will patch the nodes.", who).pair == ("vendor", "obligation")
+
+
+def test_a_short_form_both_parties_share_names_neither():
+    who = parties(_contract("x"), {"vendor": ["Institute of Computing"], "customer": ["Institute of Physics"]})
+    assert "the institute" not in who.vendor | who.customer
+    assert read("The Institute shall pay each invoice.", who).obligor == "none"
+
+
+@pytest.mark.parametrize("text, pair", [
+    # words in a leading condition with no modal before them, the main clause's modal after them
+    ("If the Supplier fails, despite using reasonable endeavours, to deliver the Equipment by the Long-Stop Date, "
+     "the University may terminate this Agreement.", ("vendor", "condition")),
+    # a list item is read with its lead-in
+    ("The University shall: (a) provide floor space at the Site; (b) use reasonable endeavours to give the Supplier access.",
+     ("customer", "obligation")),
+    # "reasonable endeavours will be made by the Supplier": the agent of an irregular passive
+    ("Reasonable endeavours will be made by the Supplier to supply firmware updates.", ("vendor", "obligation")),
+    ("1.1 If the Supplier fails, despite using reasonable endeavours, to deliver, the University may terminate.", ("vendor", "condition")),
+])
+def test_conditions_list_items_and_passives_in_british_drafting(text, pair):
+    who = parties(_contract(_UK_PARTIES))
+    assert read_at(text, text.index("made" if "made" in text else "reasonable endeavours"), who).pair == pair
+
+
+@pytest.mark.parametrize("text", [
+    "The University shall use reasonable endeavours to give the Supplier's engineers access to the Data Centre.",
+    "The University shall not, and shall procure that its Users do not, attempt to reverse engineer the Supplier's software.",
+    "The Supplier shall use its best endeavours to achieve Acceptance early and in any event shall achieve Acceptance no later "
+    "than 31 March 2027, failing which the University may terminate this Agreement.",
+    "If the Supplier fails, despite using reasonable endeavours, to deliver the Equipment by the Long-Stop Date, the University "
+    "may terminate this Agreement by written notice.",
+    "The University shall: (a) provide floor space at the Site; (b) use reasonable endeavours to give the Supplier access; and "
+    "(c) not attempt to open any sealed component.",
+    "Allocation Holders shall use their best endeavours to ensure that every member of their Project follows the Policy.",
+    "The failed attempts to deliver described in Schedule 3 do not count against the Delivery Window.",
+])
+def test_con001_is_silent_on_british_customer_duties_conditions_and_nouns(tmp_path, text):
+    assert _findings(tmp_path, f"{_UK_PARTIES}1.1 {text}\n", rule="CON001") == []
+
+
+def test_con001_flags_an_aspiration_with_no_named_party(tmp_path):
+    found = _findings(tmp_path, "1.1 The Research Computing Service strives to keep the scratch file system online.\n", rule="CON001")
+    assert [f["message"] for f in found] == [
+        "clause 1.1 is an unattributed aspiration (\"strives\") that promises only 'strives': it has no date, no number with a unit "
+        "and no remedy for the customer; an effort promise cannot be enforced"]
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("The Supplier shall hold spare parts at the Site depending on the availability of those parts from its distributor.", True),
+    ("Priority queue access for the Project will be granted where capacity allows.", True),
+    ("The rack space described in the Order is conditional upon availability in the Facility.", True),
+    # capacity on top of a reservation the sentence names, with no reservation anywhere else
+    ("Nodes ordered beyond the Contracted Configuration shall be supplied subject to availability.", False),
+    ("Additional GPU hours beyond the Project's Awarded Allocation may be granted subject to availability.", False),
+    # money, not capacity
+    ("The University's commitment to purchase the Phase 2 Nodes is subject to the availability of capital funding.", False),
+])
+def test_con005_capacity_spares_rack_space_and_named_reservations(tmp_path, text, flagged):
+    assert len(_findings(tmp_path, f"1.1 {text}\n", rule="CON005")) == flagged
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Save for the Service Credits set out in Table 2, the Supplier shall have no liability for any failure to meet the Service Levels.",
+     "Save for the Service Credits set out in Table 2, the Supplier shall have no liability"),
+    ("Except for the re-crediting of core-hours under paragraph 6, the Allocation Holder shall have no claim against the Centre.",
+     "Except for the re-crediting of core-hours under paragraph 6, the Allocation Holder shall have no claim"),
+    ("Where the Supplier pays Service Credits for a Service Failure, the University shall not be entitled to any further remedy.",
+     "Service Credits for a Service Failure, the University shall not be entitled to any further remedy"),
+])
+def test_con006_credits_first_then_no_other_remedy(tmp_path, text, words):
+    found = _findings(tmp_path, f"1.1 {text}\n", rule="CON006")
+    assert [f["message"] for f in found] == [
+        f"clause 1.1 makes service credits the {words!r}: a long outage earns a few percent of a month's fee and nothing more"]
+
+
+def test_con006_is_silent_where_credits_preserve_other_remedies(tmp_path):
+    text = "1.1 Service Credits are in addition to, and not in lieu of, any other remedy available to the Customer.\n"
+    assert _findings(tmp_path, text, rule="CON006") == []
+
+
+@pytest.mark.parametrize("text, words", [
+    ("The Managed GPU Service is Down if the job submission endpoint does not answer HTTPS requests.", "not answer"),
+    ("A Server is Unavailable when it cannot be pinged from the Provider's monitoring platform.", "pinged"),
+])
+def test_con007_answers_and_pings_measure_downtime(tmp_path, text, words):
+    found = _findings(tmp_path, f"1.1 {text}\n", rule="CON007")
+    assert [f["message"] for f in found] == [
+        f"clause 1.1 counts downtime only as loss of connectivity ({words!r}): a failed accelerator, a degraded link or a slow "
+        "fabric is not downtime and earns no credit"]
