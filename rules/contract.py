@@ -145,7 +145,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
     + r"[^.;]{0,90}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",
     # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
-    _CREDIT_NOUN + r"[^.;]{0,100}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,100}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
     + _REMEDY_NOUN + r"\b",
     # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
     r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,3}?other\s+than\s+" + _CREDIT_NOUN,
@@ -172,13 +172,11 @@ _CREDIT = re.compile(r"\bcredit(?:s|ing|ed)?\b", re.IGNORECASE)
 @check(Params)
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital":
-            continue
-        credits = None
+        if item.kind == "recital" or not _CREDIT.search(item.text):
+            continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
         for match, sentence in per_sentence(_SOLE_REMEDY, item.text):
             before = item.text[max(0, match.start() - 40) : match.start()]
-            credits = bool(_CREDIT.search(item.text)) if credits is None else credits  # once per text
-            if _NEGATED.search(before) or _PRESERVED.search(sentence) or not credits:
+            if _NEGATED.search(before) or _PRESERVED.search(sentence):
                 continue
             yield review.hit_words(
                 "Contract", item.path, match,
@@ -275,8 +273,8 @@ def _leaves_out_degradation(item):
 @check(Params)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital":
-            continue
+        if item.kind == "recital" or not _DOWNTIME.search(item.text):
+            continue  # both readings below need a word for downtime in the text
         degraded = found = None
         for match, sentence in per_sentence(_CONNECTIVITY, item.text):
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
@@ -285,7 +283,7 @@ def narrow_downtime_definition(review, params):
             found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"
             break
         else:
-            match = _leaves_out_degradation(item) if _DOWNTIME.search(item.text) else None
+            match = _leaves_out_degradation(item)
             if match is not None:
                 found = f"leaves degraded hardware and partial outages out of downtime ({' '.join(match.group(0).split())!r})"
         if found:
