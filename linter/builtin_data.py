@@ -186,28 +186,36 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'undertakes to), permission (may, can), prohibition (shall not, may '
                                                  'not, agrees not to), aspiration (strives, aims, endeavours with no '
                                                  'modal), a leading condition ("If you attempt to ..., we may ...") or '
-                                                 'a description. Only a vendor obligation or aspiration is flagged: '
-                                                 'never a customer\'s duty ("Customer will use reasonable efforts to '
-                                                 'prevent unauthorized use"), a mutual one, a prohibition ("You may '
-                                                 'not attempt to ..."), a permission ("Provider may make commercially '
-                                                 'reasonable updates"), a condition ("(i) is commercially '
-                                                 'reasonable;") or a noun ("any attempt to assign is void"). The '
-                                                 'message and the evidence name the party and the modal read. It looks '
-                                                 'only at operative clauses: a definition ("\'Commercially Reasonable '
-                                                 'Efforts\' means ...", "\'X\' is deemed ...", or any paragraph under '
-                                                 'a Definitions heading) and a recital ("WHEREAS ...") promise '
-                                                 'nothing. A clause that already states a hard commitment (a date or a '
-                                                 'number with a unit) together with a remedy that favours the customer '
-                                                 '(a credit, a refund, the customer\'s right to terminate; "Provider '
-                                                 'may terminate your instances" is the vendor\'s remedy, not the '
-                                                 "buyer's) is not flagged: there the effort words only add to a "
-                                                 'promise that can be enforced. The message says which of date, number '
-                                                 'with a unit and remedy the clause lacks. The rule applies to every '
-                                                 'kind of paper (order form, click-through terms, SLA, policy: see '
-                                                 'CON002 for how the kind weighs an absence), since an effort promise '
-                                                 'is as weak in public terms as in an order form. Measured on the '
-                                                 'labelled clause corpus in tests/corpus/ (tuning and blind splits; '
-                                                 'python tests/corpus/score.py).',
+                                                 'a description. Flagged: a vendor obligation or aspiration, and '
+                                                 'effort words no party is named for ("Support is provided on a '
+                                                 'best-effort basis", "The Service strives to ..."), which in the '
+                                                 "vendor's paper are the vendor's. Never a customer's duty "
+                                                 '("Customer will use reasonable efforts to prevent unauthorized use"; '
+                                                 '"the Authority", an Allocation Holder or Principal Investigator, and '
+                                                 "the short forms of the customer's names count as the customer), a "
+                                                 'mutual one, a prohibition ("You may not attempt to ..."), a '
+                                                 'permission ("Provider may make commercially reasonable updates"), a '
+                                                 'condition ("(i) is commercially reasonable;", "If the Supplier '
+                                                 'fails, despite using reasonable endeavours, to deliver ..."), a noun '
+                                                 '("any attempt to assign is void", "makes three attempts to reach '
+                                                 'each node"), an adjective ("a commercially reasonable equivalent") '
+                                                 'or a class of service ("best-effort queue jobs run only on idle '
+                                                 'nodes"). The message and the evidence name the party and the modal '
+                                                 'read. It looks only at operative clauses: a definition '
+                                                 '("\'Commercially Reasonable Efforts\' means ...", "\'X\' is deemed '
+                                                 '...", or any paragraph under a Definitions heading) and a recital '
+                                                 '("WHEREAS ...") promise nothing. A clause that already states a hard '
+                                                 'commitment (a date or a number with a unit) together with a remedy '
+                                                 "that favours the customer (a credit, a refund, the customer's right "
+                                                 'to terminate; "Provider may terminate your instances" is the '
+                                                 "vendor's remedy, not the buyer's) is not flagged: there the effort "
+                                                 'words only add to a promise that can be enforced. The message says '
+                                                 'which of date, number with a unit and remedy the clause lacks. The '
+                                                 'rule applies to every kind of paper (order form, click-through '
+                                                 'terms, SLA, policy: see CON002 for how the kind weighs an absence), '
+                                                 'since an effort promise is as weak in public terms as in an order '
+                                                 'form. Measured on the labelled clause corpus in tests/corpus/ '
+                                                 '(tuning and blind splits; python tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -328,6 +336,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
                                          'params': {'phrases': ['subject (?:always |only )?to (?:the )?(?:capacity '
                                                                 '|resource |inventory |hardware |market )?availability',
+                                                                'subject-to-availability',
                                                                 "subject (?:always |only )?to (?:[a-z'’-]+ "
                                                                 ')?(?:capacity|supply|stock|inventory)(?: constraints| '
                                                                 'limits| limitations)?',
@@ -425,7 +434,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             '"Except for Service Credits, Customer has no remedy" says the same. A '
                                             'clause that says credits are "not the sole remedy", or are "without '
                                             'prejudice to" other remedies, or that "nothing in this SLA" makes them '
-                                            'the sole remedy, is not flagged; the clause must speak of credits.',
+                                            'the sole remedy, is not flagged ("without prejudice to clause 12.3" is a '
+                                            'cross-reference, not a remedy kept); the clause must speak of credits.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "

@@ -37,7 +37,8 @@ from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours")
 CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours",
-                  "allocation holder", "allocation holders", "principal investigator", "principal investigators")  # the last: HPC allocations
+                  "allocation holder", "allocation holders", "principal investigator", "principal investigators",  # HPC allocations
+                  "authority")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
 _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
@@ -137,13 +138,15 @@ def parties(contract, extra: dict | None = None) -> Parties:
 
 _LEGAL_FORM = re.compile(r"[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
 _OF_PLACE = re.compile(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S", re.IGNORECASE)
+_ORG_NOUN = re.compile(r"\s(university|college|institute|laboratory|council|trust|agency|hospital|foundation|centre|center|bank|school)$")
 
 
 def _short_forms(full: str) -> set[str]:
     """A party's name (lower-case) and the forms a contract shortens it to: without its legal form
-    ("kestrel compute ltd" -> "kestrel compute") and, for "university of northfield", "the university"."""
+    ("kestrel compute ltd" -> "kestrel compute") and, for "university of northfield" or "northfell
+    university", "the university"."""
     forms = {full, _LEGAL_FORM.sub("", full)}
-    head = _OF_PLACE.match(full)
+    head = _OF_PLACE.match(full) or _ORG_NOUN.search(full)
     if head:
         forms.add(f"the {head.group(1)}")
     return {form for form in forms if form}

@@ -223,6 +223,8 @@ def _without_comments(lines: list[str]) -> list[str]:
 # Lines end at \n, \r\n or \r only: a form feed (a PDF's page break) or a vertical tab is a
 # character of its line, so it never shifts the line numbers after it (str.splitlines would).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+RUNNING = "\x00"  # a header or footer line: no text, and no break in a sentence that runs past it
+_PAGE_OF = re.compile(r"^\W*page\s+\d{1,4}\s+(?:of|/)\s+\d{1,4}\W*$", re.IGNORECASE)  # "Page 7 of 12": a footer wherever it is
 _PAGE_NUMBER = re.compile(r"^\W*(?:page\s+)?\d{1,4}(?:\s+(?:of|/)\s+\d{1,4})?\W*$", re.IGNORECASE)
 _HYPHENATED = re.compile(r"[a-z]-$")
 
@@ -246,7 +248,7 @@ def _running(line: str) -> str:
 def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
     """Pages with their running headers and footers blanked: a page number alone ("7", "Page 7 of
     12", "- 7 -") and a line repeated in the first or last three text lines of several pages.
-    Lines are blanked, not removed, so every other line keeps its number."""
+    Lines are marked RUNNING, not removed, so every other line keeps its number."""
     edges = []
     for lines in pages:
         text = [i for i, line in enumerate(lines) if line.strip()]
@@ -258,8 +260,8 @@ def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
     repeated = {key for key, n in seen.items() if n >= 2} if len(pages) >= 2 else set()
     out = []
     for lines, near in zip(pages, edges):
-        out.append(["" if i in near and (_PAGE_NUMBER.match(line) or _running(line) in repeated) and len(pages) >= 2 else line
-                    for i, line in enumerate(lines)])
+        out.append([RUNNING if _PAGE_OF.match(line) or i in near and (_PAGE_NUMBER.match(line) or _running(line) in repeated) and len(pages) >= 2
+                    else line for i, line in enumerate(lines)])
     return out
 
 
@@ -339,6 +341,11 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
         page = number_of_page if paged else 0
         following = _next_text(lines)
         for number, raw in enumerate(lines, 1):
+            if raw == RUNNING:
+                if text and not text[-1].rstrip().endswith((".", ";", ":")):
+                    continue  # a sentence that runs on past the page's footer or the next page's header
+                close()
+                continue
             line = raw.rstrip()
             if (not line.strip() and double_spaced and text and not text[-1].rstrip().endswith((".", ";", ":"))
                     and not (state["lines"] == 1 and _title(text[0]))):
@@ -394,6 +401,6 @@ def _next_text(lines: list[str]) -> list:
     upcoming = None
     for i in range(len(lines) - 1, -1, -1):
         out[i] = upcoming
-        if lines[i].strip():
+        if lines[i].strip() and lines[i] != RUNNING:
             upcoming = i
     return out

@@ -27,7 +27,11 @@ from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEME
 _ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
 # what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
 _AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
-_DETERMINED = re.compile(r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+_DETERMINED = re.compile(
+    r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
+    re.IGNORECASE,
+)
+_SERVICE_CLASS = re.compile(r"\s+(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
 
 
 @check(Phrases)
@@ -44,14 +48,8 @@ def reasonable_effort_clause(review, params):
             if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav")):
                 continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
             reading = read_at(item.text, match.start(), who)
-            if use and _ACTION_WORD.match(match.group(0)) and reading.modality == "description":
-                continue  # a noun no modal governs: "any attempt to assign is void"
-            if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
-                continue  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
-            if reading.modality == "aspiration" and reading.obligor == "none" and (
-                    _AIM_AT_A_THING.match(item.text, match.end())
-                    or _ACTION_WORD.match(match.group(0)) and _DETERMINED.search(item.text, max(0, match.start() - 30), match.start())):
-                continue  # "connection attempts to the Instance fail", "the failed attempts to deliver": a noun, nobody aims
+            if _binds_nobody(item.text, match, use, reading):
+                continue
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
@@ -62,6 +60,26 @@ def reasonable_effort_clause(review, params):
                 "an effort promise cannot be enforced",
             ), reading)
             break
+
+
+def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
+    """Whether the effort words `match`, used as `use` ("a noun", "a condition" or None) and read as
+    `reading`, are no promise of the vendor's."""
+    words = match.group(0)
+    if use and _ACTION_WORD.match(words) and reading.modality == "description":
+        return True  # a noun no modal governs: "any attempt to assign is void"
+    if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
+        return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+    if reading.obligor != "none":
+        return False
+    if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",
+        return bool(_AIM_AT_A_THING.match(text, match.end())  # "the failed attempts to deliver", "makes three attempts to"
+                    or _ACTION_WORD.match(words) and _DETERMINED.search(text, max(0, match.start() - 30), match.start()))
+    if reading.modality == "description":
+        if use == "a noun" and " ".join(words.lower().split()) == "commercially reasonable":
+            return True  # an adjective: "a commercially reasonable equivalent"
+        return "-" in words and bool(_SERVICE_CLASS.match(text, match.end()))  # "Best-effort queue jobs run only on idle nodes"
+    return False
 
 
 def _read(hit, reading):
@@ -138,7 +156,7 @@ _CREDIT_NOUN = r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|pa
 _SOLE_REMEDY = re.compile("|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
     r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source)[\s*_]+of[\s*_]+)?"
-    + _REMEDY_NOUN + r"\b",
+    r"(?:(?:financial|monetary|pecuniary|contractual|legal)[\s*_]+)?" + _REMEDY_NOUN + r"\b",
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
     r"\b(?:in\s+lieu|instead)\s+of\s+(?:all|any)\s+other\s+" + _REMEDY_NOUN + r"\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
@@ -164,7 +182,7 @@ _SOLE_REMEDY = re.compile("|".join((
 )), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
-    r"\bwithout\s+prejudice\s+to\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
 )
 _CREDIT = re.compile(r"\bcredit(?:s|ing|ed)?\b", re.IGNORECASE)
 

@@ -302,3 +302,54 @@ def test_con007_answers_and_pings_measure_downtime(tmp_path, text, words):
     assert [f["message"] for f in found] == [
         f"clause 1.1 counts downtime only as loss of connectivity ({words!r}): a failed accelerator, a degraded link or a slow "
         "fabric is not downtime and earns no credit"]
+
+
+# ---- the fifth corpus sitting: public-sector buyers, adjectives, service classes, footers
+
+def test_the_authority_and_an_org_nouns_short_form_are_the_customer():
+    who = parties(_contract("x"), {"customer": ["Northfell University"]})
+    assert read("The Authority shall use reasonable endeavours to ensure that its Users comply.", who).pair == ("customer", "obligation")
+    assert read("The University shall use all reasonable endeavours to provide access.", who).pair == ("customer", "obligation")
+
+
+@pytest.mark.parametrize("text", [
+    "A replacement accelerator is acceptable if it (a) is of the same model or a commercially reasonable equivalent; and (b) passes the tests.",
+    "The monitoring system makes three attempts to reach each node before raising an alert.",
+    "Best-effort queue jobs run only on idle nodes and may be pre-empted at any time.",
+    "The Authority will use reasonable endeavours to give the Contractor access to the Site.",
+])
+def test_con001_is_silent_on_adjectives_counted_attempts_service_classes_and_the_authority(tmp_path, text):
+    assert _findings(tmp_path, f"1.1 {text}\n", rule="CON001") == []
+
+
+def test_con001_flags_a_best_effort_basis_no_party_is_named_for(tmp_path):
+    found = _findings(tmp_path, "1.1 Support is provided on a best-effort basis.\n", rule="CON001")
+    assert [f["message"] for f in found] == [
+        "clause 1.1 is an unattributed description that promises only 'best-effort': it has no date, no number with a unit "
+        "and no remedy for the customer; an effort promise cannot be enforced"]
+
+
+def test_a_page_footer_inside_a_sentence_neither_splits_it_nor_hides_the_phrase(tmp_path):
+    text = "The Contractor shall allocate the Guaranteed Core-Hours, subject to\nPage 9 of 31\navailability of the Compute Partition."
+    clauses = load(text.encode(), "x.txt").documents[0].data["spec"]["clauses"]
+    assert [c["text"] for c in clauses] == [
+        "The Contractor shall allocate the Guaranteed Core-Hours, subject to availability of the Compute Partition."]
+    assert [(f["line"], f["column"]) for f in _findings(tmp_path, text, rule="CON005")] == [(1, 58)]
+
+
+@pytest.mark.parametrize("text, rule, words", [
+    ("The committed GPU-hours are available on a subject-to-availability basis.", "CON005", "subject-to-availability"),
+    ("Service Credits shall constitute the sole and exclusive financial remedy of the University.", "CON006",
+     "sole and exclusive financial remedy"),
+    # a cross-reference keeps no remedy: "without prejudice to clause 12.3"
+    ("Without prejudice to clause 12.3, the Service Credits shall be the Authority's sole and exclusive remedy.", "CON006",
+     "sole and exclusive remedy"),
+])
+def test_hyphenated_phrases_adjectives_and_cross_references(tmp_path, text, rule, words):
+    found = _findings(tmp_path, f"1.1 {text}\n", rule=rule)
+    assert len(found) == 1 and repr(words) in found[0]["message"]
+
+
+def test_con006_is_silent_where_a_remedy_is_kept_without_prejudice(tmp_path):
+    text = "1.1 Service Credits are without prejudice to the Customer's other remedies, including termination.\n"
+    assert _findings(tmp_path, text, rule="CON006") == []
