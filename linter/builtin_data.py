@@ -206,16 +206,17 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  '...", or any paragraph under a Definitions heading) and a recital '
                                                  '("WHEREAS ...") promise nothing. A clause that already states a hard '
                                                  'commitment (a date or a number with a unit) together with a remedy '
-                                                 "that favours the customer (a credit, a refund, the customer's right "
-                                                 'to terminate; "Provider may terminate your instances" is the '
-                                                 "vendor's remedy, not the buyer's) is not flagged: there the effort "
-                                                 'words only add to a promise that can be enforced. The message says '
-                                                 'which of date, number with a unit and remedy the clause lacks. The '
-                                                 'rule applies to every kind of paper (order form, click-through '
-                                                 'terms, SLA, policy: see CON002 for how the kind weighs an absence), '
-                                                 'since an effort promise is as weak in public terms as in an order '
-                                                 'form. Measured on the labelled clause corpus in tests/corpus/ '
-                                                 '(tuning and blind splits; python tests/corpus/score.py).',
+                                                 'that favours the customer (a credit, a refund, a delay payment, the '
+                                                 'customer\'s right to terminate or cancel; "Provider may terminate '
+                                                 'your instances" is the vendor\'s remedy, not the buyer\'s) is not '
+                                                 'flagged: there the effort words only add to a promise that can be '
+                                                 'enforced. The message says which of date, number with a unit and '
+                                                 'remedy the clause lacks. The rule applies to every kind of paper '
+                                                 '(order form, click-through terms, SLA, policy: see CON002 for how '
+                                                 'the kind weighs an absence), since an effort promise is as weak in '
+                                                 'public terms as in an order form. Measured on the labelled clause '
+                                                 'corpus in tests/corpus/ (tuning and blind splits; python '
+                                                 'tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -335,7 +336,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'weight': 10,
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
                                          'params': {'phrases': ['subject (?:always |only )?to (?:the )?(?:capacity '
-                                                                '|resource |inventory |hardware |market )?availability',
+                                                                '|resource |inventory |hardware |market |power |space '
+                                                                '|stock |supply )?availability',
                                                                 'subject-to-availability',
                                                                 "subject (?:always |only )?to (?:[a-z'’-]+ "
                                                                 ')?(?:capacity|supply|stock|inventory)(?: constraints| '
@@ -378,7 +380,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 '(?:availability|capacity|stock|inventory|supply) '
                                                                 'permitting',
                                                                 '(?:as|when|whenever|if|once|while|where|wherever)(?: '
-                                                                'and when)?(?: its| our| their)? '
+                                                                'and when)?(?: its| our| their| the)?(?: [a-z-]+)? '
                                                                 '(?:capacity|inventory|stock|supply|resources) '
                                                                 '(?:allows?|permits?)',
                                                                 'based on availability',
@@ -393,13 +395,14 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'capacity allows", "stock permitting"). Only operative clauses are '
                                                 'read (definitions and recitals promise nothing). Capacity here is '
                                                 'what the buyer pays to have: accelerators, nodes, instances, '
-                                                'hardware, spare parts, rack space. Capacity nobody reserves (burst, '
-                                                'on-demand, spot, a trial), money rather than capacity ("subject to '
-                                                'the availability of funding") and warranty boilerplate ("as is and as '
-                                                'available") are not flagged, nor is a sentence about capacity on top '
-                                                'of a reservation: one the sentence names ("beyond the Reserved '
-                                                'Capacity", "except for the Contracted Configuration", "above the '
-                                                'Project\'s Awarded Allocation") or, for "additional" or "extra" '
+                                                'hardware, spare parts, rack space, cabinets and power. Capacity '
+                                                'nobody reserves (burst, on-demand, spot, a trial), money rather than '
+                                                'capacity ("subject to the availability of funding") and warranty '
+                                                'boilerplate ("as is and as available") are not flagged, nor is '
+                                                'capacity said not to be subject to availability, nor a sentence about '
+                                                'capacity on top of a reservation: one the sentence names ("beyond the '
+                                                'Reserved Capacity", "except for the Contracted Configuration", "above '
+                                                'the Project\'s Awarded Allocation") or, for "additional" or "extra" '
                                                 'capacity, one the contract makes elsewhere. Extra capacity may fairly '
                                                 'depend on stock. Without a reservation anywhere in the contract, '
                                                 '"additional capacity subject to availability" is the only capacity '

@@ -277,6 +277,9 @@ def _clause_start(sentence: str, end: int) -> int:
 def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, str]:
     """(party, words) named at the head of sentence[start:end]: the first party name or 'either party'."""
     window = sentence[start:end]
+    comma = window.rfind(",")
+    if comma != -1 and who.pattern.search(window, comma):
+        window = window[comma + 1 :]  # after a parenthetical: "..., and provided that you have paid, we will"
     both = _BOTH.search(window)
     named = who.pattern.search(window)
     if both and (named is None or both.start() <= named.start()):

@@ -107,8 +107,8 @@ MEASURE = re.compile(
     re.IGNORECASE,
 )
 REMEDY = re.compile(
-    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b"
-    r"|\bterminat(?:e|es|ion)\b|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
+    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\bdelay\s+payments?\b"
+    r"|\bterminat(?:e|es|ion)\b|\bcancel\w*|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
     r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bcompensat\w*",
     re.IGNORECASE,
@@ -206,7 +206,7 @@ def parts(text: str, who=None) -> Parts:
     return Parts(bool(DATE.search(text)), bool(MEASURE.search(text)), remedy)
 
 
-_VENDOR_RIGHT = re.compile(r"terminat|suspend", re.IGNORECASE)
+_VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
 _PAYS = re.compile(r"\bpa(?:y|ys|id)\b", re.IGNORECASE)
 
 

@@ -26,9 +26,10 @@ from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEME
 
 _ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
 # what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
 _AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
 _DETERMINED = re.compile(
-    r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
+    r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
     re.IGNORECASE,
 )
 _SERVICE_CLASS = re.compile(r"\s+(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
@@ -96,7 +97,7 @@ _EXTRA_CAPACITY = re.compile(
 # "except for the Reserved Capacity", "above the Project's Awarded Allocation"
 _BEYOND_RESERVED = re.compile(
     r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
-    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:[\d,]+\s+)?(?:reserved|committed|contracted|awarded|allocated|purchased)\b",
+    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:[\d,]+\s+(?:[a-z]+\s+)?)?(?:reserved|committed|contracted|awarded|allocated|purchased)\b",
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
@@ -106,7 +107,7 @@ _RESERVATION = re.compile(
 )
 _CAPACITY = re.compile(
     r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|equipment|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement)\s+parts|spares|components|rack\s+space|racks|cages?|colocation)\b", re.IGNORECASE
+    r"|(?:spare|replacement)\s+parts|spares|components|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
@@ -127,6 +128,8 @@ def subject_to_availability(review, params):
         if item.kind != "operative":
             continue
         for match, sentence in per_sentence(pattern, item.text):
+            if _NOT_BEFORE.search(item.text, max(0, match.start() - 20), match.start()):
+                continue  # "these GPUs are not subject to availability"
             if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             before = sentence_span(item.text, match.start())[0], match.start()
@@ -166,7 +169,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b" + _CREDIT_NOUN + r"[^.;]{0,100}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
     + _REMEDY_NOUN + r"\b",
     # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
-    r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,3}?other\s+than\s+" + _CREDIT_NOUN,
+    r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,5}?other\s+than\s+" + _CREDIT_NOUN,
     # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
     r"\b(?:limited|restricted|confined)\s+(?:solely\s+|exclusively\s+|only\s+)?to\s+" + _CREDIT_NOUN,
     r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
@@ -178,7 +181,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\bwaives?\s+(?:all|every|any)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\b",
     r"\b(?:recover|claim|receive|obtain|entitled\s+to)\s+only\s+" + _CREDIT_NOUN,
     # "the only thing Provider owes"
-    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|is\s+to\s+(?:issue|pay|provide|grant|apply))\b",
+    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
 )), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(

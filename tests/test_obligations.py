@@ -353,3 +353,44 @@ def test_hyphenated_phrases_adjectives_and_cross_references(tmp_path, text, rule
 def test_con006_is_silent_where_a_remedy_is_kept_without_prejudice(tmp_path):
     text = "1.1 Service Credits are without prejudice to the Customer's other remedies, including termination.\n"
     assert _findings(tmp_path, text, rule="CON006") == []
+
+
+# ---- the sixth corpus sitting: remedies in British drafting, negations, a subject after a proviso
+
+@pytest.mark.parametrize("text", [
+    # a delay payment and the buyer's right to cancel are remedies that favour the customer
+    "The Contractor shall use reasonable endeavours to commission the 48 Nodes by 1 September 2027 and, if commissioning "
+    "is not complete by that date, shall pay the Authority Delay Payments of 4,000 GBP per day.",
+    "Supplier shall use reasonable endeavours to deliver 64 servers by 30 June 2027, failing which Buyer may cancel the Order.",
+    "The number of unsuccessful attempts to reach a node's controller is recorded in the incident log.",
+])
+def test_con001_is_silent_on_firm_british_promises_and_counted_attempts(tmp_path, text):
+    assert _findings(tmp_path, f"1.1 {text}\n", rule="CON001") == []
+
+
+def test_the_subject_after_a_proviso_is_the_one_bound():
+    who = parties(_contract("x"))
+    text = "Following acceptance of an Order Form, and provided that you have paid the deposit, we will use our best efforts to allocate the GPUs."
+    assert read_at(text, text.index("best efforts"), who).pair == ("vendor", "obligation")
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("Awarded allocations are honoured as system capacity allows.", True),
+    ("The Supplier will deliver the 12 Cabinets and 400 kW of power in the Order, subject to power availability at the Facility.", True),
+    ("Provider will reserve 128 GPUs for Customer from 1 February 2027, and these GPUs are not subject to availability.", False),
+    ("Additional nodes beyond the 128 nodes reserved under this Agreement depend on the availability of stock.", False),
+])
+def test_con005_system_capacity_power_negations_and_counted_reservations(tmp_path, text, flagged):
+    assert len(_findings(tmp_path, f"1.1 {text}\n", rule="CON005")) == flagged
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Where the Service misses its target, the Centre's only obligation is to credit the Project with GPU-hours.",
+     "only obligation is to credit"),
+    ("YOU ARE ENTITLED TO NO REMEDY FOR ANY SERVICE FAILURE OTHER THAN THE CREDITS IN SECTION 6.",
+     "NO REMEDY FOR ANY SERVICE FAILURE OTHER THAN THE CREDITS"),
+])
+def test_con006_an_only_obligation_to_credit_and_a_long_other_than(tmp_path, text, words):
+    found = _findings(tmp_path, f"1.1 {text}\n", rule="CON006")
+    assert [f["message"] for f in found] == [
+        f"clause 1.1 makes service credits the {words!r}: a long outage earns a few percent of a month's fee and nothing more"]

@@ -30,8 +30,7 @@ from clusterlint.registry import builtin_rules
 
 HERE = pathlib.Path(__file__).parent
 SPLITS = {
-    "tuning": (HERE / "clauses.yaml", HERE / "tuning-2.yaml", HERE / "tuning-3.yaml", HERE / "tuning-4.yaml",
-               HERE / "tuning-5.yaml", HERE / "tuning-6.yaml"),
+    "tuning": (HERE / "clauses.yaml", *(HERE / f"tuning-{n}.yaml" for n in range(2, 8))),
     "blind": (HERE / "blind.yaml",),
     "blind-3": (HERE / "blind-3.yaml",),
 }
