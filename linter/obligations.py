@@ -52,7 +52,8 @@ _MODAL = re.compile(
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
 # a leading condition: "If you attempt to exceed your quota, we may ..."
-_CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|\(?[a-z]{1,2}\)|\(?[ivx]{1,5}\))\.?\s+)?"  # after the clause's own number
+_ITEM_MARK = r"\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)"  # a list item's mark: "(b)", "iii)", "(2)"
+_CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?"  # after the clause's own number
                         r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
 _PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
 _THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
@@ -112,7 +113,7 @@ def parties(contract, extra: dict | None = None) -> Parties:
     def add(side: str, name: str) -> None:
         full = " ".join(name.split()).strip(", ").lower()
         (vendor if side == "vendor" else customer).add(full)
-        short[side].update(_short_forms(full) - {full})
+        short[side].update(_short_forms(full))
 
     for clause in contract.spec.clauses:
         for match in _DEFINED_AS.finditer(clause.text):
@@ -142,14 +143,14 @@ _ORG_NOUN = re.compile(r"\s(university|college|institute|laboratory|council|trus
 
 
 def _short_forms(full: str) -> set[str]:
-    """A party's name (lower-case) and the forms a contract shortens it to: without its legal form
-    ("kestrel compute ltd" -> "kestrel compute") and, for "university of northfield" or "northfell
-    university", "the university"."""
-    forms = {full, _LEGAL_FORM.sub("", full)}
+    """The forms a contract shortens a party's name (lower-case) to: without its legal form ("kestrel
+    compute ltd" -> "kestrel compute") and, for "university of northfield" or "northfell university",
+    "the university"."""
+    forms = {_LEGAL_FORM.sub("", full)}
     head = _OF_PLACE.match(full) or _ORG_NOUN.search(full)
     if head:
         forms.add(f"the {head.group(1)}")
-    return {form for form in forms if form}
+    return forms - {full, ""}
 
 
 # a capitalised name right before a modal: "Nimbus will", "Northwind Compute shall"
@@ -252,8 +253,8 @@ def read(text: str, who: Parties) -> Reading:
     return read_at(text, first.start() if first else start, who)
 
 
-_LIST_ITEM = re.compile(r"\W{0,2}\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s", re.IGNORECASE)
-_LEAD_IN = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s[^.:!?]*$", re.IGNORECASE)  # a first item, no sentence end after it
+_LIST_ITEM = re.compile(r"\W{0,2}" + _ITEM_MARK + r"\s", re.IGNORECASE)
+_LEAD_IN = re.compile(r":\s*" + _ITEM_MARK + r"\s[^.:!?]*$", re.IGNORECASE)  # a first item, no sentence end after it
 
 
 def _lead_in(text: str, start: int) -> int:

@@ -26,7 +26,6 @@ from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEME
 
 _ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
 # what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
 _AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
 _DETERMINED = re.compile(
     r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
@@ -117,6 +116,7 @@ _NOT_CAPACITY = re.compile(
 )
 
 
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
 _SUPPLIES = re.compile(r"\b(?:shall|will|must|agrees?\s+to)\s+(?:\w+\s+)?(?:provide|supply|furnish|procure|host|make\s+available)\b", re.IGNORECASE)
 
 
