@@ -1,0 +1,102 @@
+"""The formats that write each file's part as soon as the file is reviewed: text, github, jsonl.
+
+`clusterlint check` hands a stream one file's result at a time (`add`); the stream writes that
+file's part, keeps only what its closing part needs (counts, scorecard lines, whether a file
+failed) and lets the result go, so memory does not grow with the number of files. `finish`
+writes the closing part.
+
+Parts are written in the order of the files' names (the order text output has always listed
+findings in), whatever order the results arrive in: a part waits while a file whose name sorts
+before it may still come. `check` reviews files in that order, so in a run only the parts of
+files that sort after a shared --workload / --contract document wait (its findings are known at
+the end). A whole report rendered at once (`render`) holds every part until the end.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from . import capped
+
+COUNTED = ("error", "warning", "info")
+
+
+class Stream:
+    """Writes each file's part through `write`, ordered by file name; subclasses say what a part
+    is (`part`) and what closes the output (`tail`)."""
+
+    def __init__(self, write, show_suppressed: bool = False, show_skipped: bool = False):
+        self.write = write
+        self.show_suppressed, self.show_skipped = show_suppressed, show_skipped
+        self.not_specs: list = []
+        self.late = None  # the least name of a shared document whose result comes last ("": hold every part)
+        self.pending: list = []  # (key, text): parts not yet written; key[0] is the file's name
+        self.low = None  # the least name in pending
+        self.files = 0
+        self.counts = dict.fromkeys(COUNTED, 0)  # every finding, listed or not
+        self.listed = dict.fromkeys(COUNTED, 0)
+        self.more: dict = {}  # (file, rule) -> findings not listed
+        self.suppressed = 0
+        self.skipped = False
+        self.failed = False  # some file has a finding at or above its fail-on, or scores below its min-score
+
+    def start(self, report, late=()) -> None:
+        """Before the first result: the run's report (its not_specs) and the names of the shared
+        documents whose results come after every other."""
+        self.not_specs = report.not_specs
+        self.late = min(late) if late else None
+
+    def add(self, result, index: int) -> None:
+        """One file's result; `index` is its place in the report's found order."""
+        from ..run import failed
+
+        shown, more = capped(result)
+        self.files += 1
+        for f in result.findings:
+            self.counts[f.severity] += 1
+        for f in shown:
+            self.listed[f.severity] += 1
+        for key, n in more.items():
+            self.more[key] = self.more.get(key, 0) + n
+        self.suppressed += len(result.suppressed)
+        self.skipped = self.skipped or bool(result.skipped)
+        self.failed = self.failed or failed(result)
+        parts = self.part(result, index, shown, more)
+        limit = result.file if self.late is None else min(result.file, self.late)
+        if self.pending and self.low < limit:
+            self._flush(limit)
+            self.low = self.pending[0][0][0] if self.pending else None
+        if parts:
+            self.low = result.file if self.low is None else min(self.low, result.file)
+            self.pending += parts
+
+    def _flush(self, limit: str | None = None) -> None:
+        """Write, in order, the waiting parts of files whose names sort before `limit` (all: None)."""
+        self.pending.sort(key=lambda item: item[0])
+        cut = len(self.pending) if limit is None else bisect.bisect_left(self.pending, limit, key=lambda item: item[0][0])
+        if cut:
+            self.write("".join(text for _, text in self.pending[:cut]))
+            del self.pending[:cut]
+
+    def finish(self) -> None:
+        self._flush()
+        self.write(self.tail())
+
+    def part(self, result, index: int, shown: list, more: dict) -> list:
+        """(key, text) items of one file's part; key[0] is its name, and keys order the items."""
+        raise NotImplementedError
+
+    def tail(self) -> str:
+        raise NotImplementedError
+
+
+def render(stream: Stream, report) -> str:
+    """A whole report through a stream: its parts are held and sorted, so the output is the same
+    as the stream writes when `check` hands it the same results one at a time."""
+    out: list[str] = []
+    stream.write = out.append
+    stream.start(report, late={""})
+    for index, result in enumerate(report.results):
+        stream.add(result, index)
+    stream.finish()
+    return "".join(out)
