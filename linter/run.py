@@ -253,18 +253,43 @@ class _Shared:
 def check(options: Options, sink=None) -> Report:
     """Review every file the options name. Without a `sink`, each file's result goes into the
     report's `results`, in the order the files were found. With one, the report keeps none: the
-    files are reviewed in the order their names sort (the order text output lists findings in),
-    and each result is handed to `sink.add(result, index)` as soon as it is reviewed, `index`
-    being its place in that found order (the shared --workload / --contract documents with
-    findings come last). `sink.start(report, late)` is called once every file's configuration,
-    shared documents and baseline have loaded, before the first review (`late` holds the names of
-    the shared documents whose results come at the end), and `sink.finish()` after the last result."""
+    files are reviewed in the order their names sort (the order text output lists findings in) and
+    each result goes to `sink.add(result, index, last)` once reviewed: `index` is its place in the
+    found order (the shared --workload / --contract documents with findings come last), `last` says
+    that no later result has its name. Before the first review, once every file's configuration,
+    shared documents and baseline have loaded, `sink.start(report, late)` is called (`late`: the
+    names of the shared documents whose results come at the end); after the last, `sink.finish()`."""
     from .config import Resolver
 
     report = Report()
-    resolver = Resolver(options.cli, options.config, options.isolated)
     shared_docs = _Shared()
     baselines: dict = {}
+    plan = _plan(options, Resolver(options.cli, options.config, options.isolated), report, shared_docs, baselines)
+    order = [(_name(path), index, path, settings) for index, (path, settings) in enumerate(plan)]
+    checked = {name for name, *_ in order if name in shared_docs.results}
+    if sink is not None:
+        order.sort(key=lambda item: item[0])
+        sink.start(report, set(shared_docs.results) - checked)
+    for position, (name, index, path, settings) in enumerate(order):
+        result = _review(path, settings, options, shared_docs, baselines)
+        if sink is None:
+            report.results.append(result)
+        else:
+            sink.add(result, index, position + 1 == len(order) or order[position + 1][0] != name)
+    for index, result in enumerate(shared_docs.finish(checked, options.use_baseline, baselines), len(plan)):
+        if sink is None:
+            report.results.append(result)
+        else:
+            sink.add(result, index, True)
+    if sink is not None:
+        sink.finish()
+    return report
+
+
+def _plan(options: Options, resolver, report: Report, shared_docs: _Shared, baselines: dict) -> list:
+    """(path, settings) of each file to review, in the order found. Every file's configuration,
+    shared documents and baseline load here, so that a broken one stops the run before any output;
+    the report learns the rules that run, the files passed over and the files read."""
     plan = []
     for path in discover(options.paths, resolver, options.buffers):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
@@ -278,25 +303,7 @@ def check(options: Options, sink=None) -> Report:
         if settings.values["baseline"] and options.use_baseline:
             _baseline(settings.values["baseline"], baselines)
         plan.append((path, settings))
-    checked = {name for name in map(_name, (path for path, _ in plan)) if name in shared_docs.results}
-    order = list(enumerate(plan))
-    if sink is not None:
-        order.sort(key=lambda item: _name(item[1][0]))
-        sink.start(report, set(shared_docs.results) - checked)
-    for index, (path, settings) in order:
-        result = _review(path, settings, options, shared_docs, baselines)
-        if sink is None:
-            report.results.append(result)
-        else:
-            sink.add(result, index)
-    for index, result in enumerate(shared_docs.finish(checked, options.use_baseline, baselines), len(plan)):
-        if sink is None:
-            report.results.append(result)
-        else:
-            sink.add(result, index)
-    if sink is not None:
-        sink.finish()
-    return report
+    return plan
 
 
 def _name(path: str) -> str:

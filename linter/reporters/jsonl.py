@@ -2,9 +2,10 @@
 
 Every object has a `type`. Per file, in the order of the files' names: a `finding` per listed
 finding (the fields of a finding in `--format json`), a `suppressed` per suppressed finding (those
-of json's `suppressed`), then one `file` object with its counts, its findings not listed, its
-skipped rules and its scorecard. Last, one `summary` object for the run. A reader can act on each
-line as it comes and knows the run finished when the summary arrives.
+of json's `suppressed`), then one `file` object with its counts, its findings not listed and its
+skipped rules (each {rule, ...}: the file is the object's) and its scorecard. Last, one `summary`
+object for the run. A reader can act on each line as it comes and knows the run finished when the
+summary arrives (as cargo's `build-finished` message says a build's JSON messages are complete).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ class JsonlStream(Stream):
         lines.append(_line("file", {
             "file": result.file, "findings": len(result.findings), "listed": len(shown), **counts,
             "suppressed": len(result.suppressed),
-            "not_listed": [{"file": file, "rule": rule, "count": n} for (file, rule), n in sorted(more.items())],
-            "skipped": [s.as_json() for s in result.skipped], "score": card,
+            "not_listed": [{"rule": rule, "count": n} for (_, rule), n in sorted(more.items())],
+            "skipped": [{"rule": s.rule, "reason": s.reason} for s in result.skipped], "score": card,
         }))
         return [((result.file, self.files, i), line) for i, line in enumerate(lines)]
 

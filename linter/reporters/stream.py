@@ -5,16 +5,15 @@ file's part, keeps only what its closing part needs (counts, scorecard lines, wh
 failed) and lets the result go, so memory does not grow with the number of files. `finish`
 writes the closing part.
 
-Parts are written in the order of the files' names (the order text output has always listed
-findings in), whatever order the results arrive in: a part waits while a file whose name sorts
-before it may still come. `check` reviews files in that order, so in a run only the parts of
-files that sort after a shared --workload / --contract document wait (its findings are known at
-the end). A whole report rendered at once (`render`) holds every part until the end.
+Parts come out in the order of the files' names (the order text output has always listed findings
+in): `check` reviews the files in that order and says when a name is done (`last`: a file named
+twice on the command line is one name, whose findings text interleaves), and then the waiting
+parts are written. Only the parts of files that sort after a shared --workload / --contract
+document wait longer, for its findings, known at the end. A whole report rendered at once
+(`render`) holds every part until the end and sorts them: the same bytes.
 """
 
 from __future__ import annotations
-
-import bisect
 
 from . import capped
 
@@ -31,7 +30,6 @@ class Stream:
         self.not_specs: list = []
         self.late = None  # the least name of a shared document whose result comes last ("": hold every part)
         self.pending: list = []  # (key, text): parts not yet written; key[0] is the file's name
-        self.low = None  # the least name in pending
         self.files = 0
         self.counts = dict.fromkeys(COUNTED, 0)  # every finding, listed or not
         self.listed = dict.fromkeys(COUNTED, 0)
@@ -46,8 +44,9 @@ class Stream:
         self.not_specs = report.not_specs
         self.late = min(late) if late else None
 
-    def add(self, result, index: int) -> None:
-        """One file's result; `index` is its place in the report's found order."""
+    def add(self, result, index: int, last: bool = False) -> None:
+        """One file's result; `index` is its place in the report's found order. `last` says that no
+        later result has its name (nor a smaller one): its part, and any waiting, can be written."""
         from ..run import failed
 
         shown, more = capped(result)
@@ -61,22 +60,15 @@ class Stream:
         self.suppressed += len(result.suppressed)
         self.skipped = self.skipped or bool(result.skipped)
         self.failed = self.failed or failed(result)
-        parts = self.part(result, index, shown, more)
-        limit = result.file if self.late is None else min(result.file, self.late)
-        if self.pending and self.low < limit:
-            self._flush(limit)
-            self.low = self.pending[0][0][0] if self.pending else None
-        if parts:
-            self.low = result.file if self.low is None else min(self.low, result.file)
-            self.pending += parts
+        self.pending += self.part(result, index, shown, more)
+        if last and (self.late is None or result.file < self.late):
+            self._flush()
 
-    def _flush(self, limit: str | None = None) -> None:
-        """Write, in order, the waiting parts of files whose names sort before `limit` (all: None)."""
+    def _flush(self) -> None:
+        """Write the waiting parts in order."""
         self.pending.sort(key=lambda item: item[0])
-        cut = len(self.pending) if limit is None else bisect.bisect_left(self.pending, limit, key=lambda item: item[0][0])
-        if cut:
-            self.write("".join(text for _, text in self.pending[:cut]))
-            del self.pending[:cut]
+        self.write("".join(text for _, text in self.pending))
+        self.pending = []
 
     def finish(self) -> None:
         self._flush()
