@@ -191,3 +191,11 @@ def test_a_broken_workload_or_baseline_stops_the_run_before_any_output(tree, fmt
     for extra in (["--workload", "missing.yaml"], ["--baseline", "baseline.json"]):
         code, out, err = run_cli("check", "--format", fmt, "q", *extra)
         assert (code, out) == (2, "") and err.startswith("clusterlint: error: "), extra
+
+
+def test_github_writes_the_annotations_file_by_file_each_files_errors_first(tree):
+    code, out, _ = run_cli("check", "--format", "github", "q/z.yaml", "q/a-b.yaml")
+    commands = [(line.split()[0], line.split("file=")[1].split(",")[0]) for line in out.splitlines() if line.startswith("::")]
+    assert commands == ([("::error", "q/a-b.yaml")] * 3 + [("::warning", "q/a-b.yaml")] * 2
+                        + [("::error", "q/z.yaml")] + [("::warning", "q/z.yaml")] * 6 + [("::notice", "q/z.yaml")] * 3)
+    assert out.splitlines()[-1] == "clusterlint: 15 findings (4 errors, 8 warnings, 3 info)" and code == 1

@@ -1,8 +1,10 @@
 """`--format github`: workflow commands that GitHub shows as annotations on the pull request,
 and the Markdown review as the job summary when $GITHUB_STEP_SUMMARY is set.
 
-GitHub shows at most 10 annotations of each kind (error, warning, notice) per step, so errors come
-first, then warnings, then notices, and the job summary says how many of each were not shown.
+GitHub shows at most 10 annotations of each kind (error, warning, notice) per step: the first of
+each kind in the log. The commands come file by file, as each is reviewed, each file's errors first,
+then its warnings, then its notices (so the annotations shown are those errors-first over the whole
+run would show), and the job summary says how many of each were not shown.
 """
 
 from __future__ import annotations
@@ -28,10 +30,8 @@ def _command(f) -> str:
 
 
 class GithubStream(Stream):
-    """The annotations of each file as it is reviewed (its errors first, then warnings, then
-    notices); at the end the findings not listed, the counts, and the job summary. What GitHub
-    shows is the first annotations of each kind in the log, so writing them file by file shows
-    the same ones as errors-first over the whole run would."""
+    """The annotations of each file as it is reviewed; at the end the findings not listed, the
+    counts, and the job summary (from each file's result less its text, kept for it)."""
 
     def __init__(self, write, show_suppressed: bool = False, show_skipped: bool = False):
         super().__init__(write, show_suppressed, show_skipped)
