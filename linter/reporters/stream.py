@@ -28,7 +28,7 @@ class Stream:
         self.write = write
         self.show_suppressed, self.show_skipped = show_suppressed, show_skipped
         self.not_specs: list = []
-        self.late = None  # the least name of a shared document whose result comes last ("": hold every part)
+        self.late = None  # the least name of a shared document whose result comes last
         self.pending: list = []  # (key, text): parts not yet written; key[0] is the file's name
         self.files = 0
         self.counts = dict.fromkeys(COUNTED, 0)  # every finding, listed or not
@@ -87,8 +87,8 @@ def render(stream: Stream, report) -> str:
     as the stream writes when `check` hands it the same results one at a time."""
     out: list[str] = []
     stream.write = out.append
-    stream.start(report, late={""})
+    stream.start(report)
     for index, result in enumerate(report.results):
-        stream.add(result, index)
+        stream.add(result, index)  # never `last`: a part of a file found later may sort before
     stream.finish()
     return "".join(out)
