@@ -1,4 +1,4 @@
-"""`clusterlint check`: find the files, review each one, collect the results."""
+"""`clusterlint check`: find the files, review each one, collect the results or stream them to a format."""
 
 from __future__ import annotations
 
