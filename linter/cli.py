@@ -192,12 +192,14 @@ def output_options(fn):
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_skipped, write_baseline, skip_non_specs, color, **flags):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
-    from .reporters import render
+    from .reporters import STREAMS, render, resolve
     from .run import Options, check as run_check
 
     _check_formats(formats, outputs)
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline, keep_reviews=False)
+    if not write_baseline and not outputs and resolve(formats[0]) in STREAMS:
+        _stream(options, resolve(formats[0]), show_suppressed, show_skipped, color)
     report = run_check(options)
     if write_baseline:
         from . import baseline
@@ -211,6 +213,25 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
         sys.exit(0)
     report.show_skipped = show_skipped
     _emit(report, formats, outputs, show_suppressed, color, render)
+
+
+def _stream(options, fmt: str, show_suppressed: bool, show_skipped: bool, color) -> None:
+    """Write each file's part of the output as soon as the file is reviewed (text, github, jsonl to
+    standard output), keeping only what the summary needs; exit 1 when a file fails."""
+    from .reporters import open_stream
+    from .run import check as run_check
+
+    if color is None:
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+    def write(text: str) -> None:
+        if text:
+            click.echo(text, nl=False, color=color)
+            sys.stdout.flush()
+
+    sink = open_stream(fmt, write, show_suppressed, show_skipped, color)
+    run_check(options, sink)
+    sys.exit(1 if sink.failed else 0)
 
 
 def _check_formats(formats, outputs) -> None:

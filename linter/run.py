@@ -1,4 +1,4 @@
-"""`clusterlint check`: find the files, review each one, collect the results."""
+"""`clusterlint check`: find the files, review each one, collect the results or stream them to a format."""
 
 from __future__ import annotations
 
@@ -62,16 +62,19 @@ class Report:
         return {r.file: scorecard(r.findings, r.not_reviewed()) for r in self.results}
 
     def failed(self) -> bool:
-        """Exit 1: a finding at or above its file's fail-on, or a review below its min-score."""
-        from .findings import RANK
+        """Exit 1: some file failed (see `failed`)."""
+        return any(failed(r) for r in self.results)
 
-        for r in self.results:
-            values = r.settings.values
-            if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in r.findings):
-                return True
-            if values["min-score"] is not None and (r.not_reviewed() or scorecard(r.findings)["score"] < values["min-score"]):
-                return True
-        return False
+
+def failed(result: FileResult) -> bool:
+    """A finding at or above the file's fail-on, or a review below its min-score."""
+    from .config import DEFAULTS
+    from .findings import RANK
+
+    values = result.settings.values if result.settings else DEFAULTS
+    if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in result.findings):
+        return True
+    return values["min-score"] is not None and bool(result.not_reviewed() or scorecard(result.findings)["score"] < values["min-score"])
 
 
 def discover(paths, resolver=None, buffers=()) -> list[str]:
@@ -189,10 +192,10 @@ class _Shared:
     """Documents given with --workload / --contract (or the configuration's workload / contract),
     each loaded once; their own problems are reported once, and so is each finding about them alone."""
 
-    def __init__(self, report: Report):
-        self.report = report
+    def __init__(self):
         self.loaded: dict = {}  # absolute path -> (item, invalid)
         self.results: dict = {}  # display name -> (FileResult, comments, settings)
+        self.elsewhere: dict = {}  # findings about them alone, each once, in the order first found
 
     def get(self, path: str | None, kind: str, settings):
         if not path:
@@ -228,67 +231,111 @@ class _Shared:
                 return f"the {kind} {display(path)} was not reviewed (see its findings)"
         return ""
 
-    def finish(self, elsewhere: list, use_baseline: bool, baselines: dict) -> None:
-        """Report each shared file that has findings once: its loading problems and the findings
-        of rules that read only shared documents (found once per quote, kept once). A shared file
-        also checked as a path already holds them."""
-        checked = {r.file for r in self.report.results}
+    def finish(self, checked: set, use_baseline: bool, baselines: dict) -> list:
+        """The result of each shared file that has findings, reported once: its loading problems and
+        the findings of rules that read only shared documents (found once per quote, kept once). A
+        shared file also checked as a path (its name in `checked`) already holds them."""
+        out = []
         for name, (result, comments, settings) in self.results.items():
             if name in checked:
                 continue
             seen = set(result.findings)
-            for f in elsewhere:
-                if f.file == name and f not in seen:
-                    seen.add(f)
-                    result.findings.append(f)
+            result.findings += [f for f in self.elsewhere if f.file == name and f not in seen]
             _suppress(result, comments, settings.rules_for(name), settings.rules)
             if not result.findings:
                 continue
             if settings.values["baseline"] and use_baseline:
                 _apply_baseline(result, settings.values["baseline"], baselines)
-            self.report.results.append(result)
+            out.append(result)
+        return out
 
 
-def check(options: Options) -> Report:
+def check(options: Options, sink=None) -> Report:
+    """Review every file the options name. Without a `sink`, each file's result goes into the
+    report's `results`, in the order the files were found. With one, the report keeps none: the
+    files are reviewed in the order their names sort (the order text output lists findings in) and
+    each result goes to `sink.add(result, index, last)` once reviewed: `index` is its place in the
+    found order (the shared --workload / --contract documents with findings come last), `last` says
+    that no later result has its name. Before the first review, once every file's configuration,
+    shared documents and baseline have loaded, `sink.start(report, late)` is called (`late`: the
+    names of the shared documents whose results come at the end); after the last, `sink.finish()`."""
     from .config import Resolver
 
     report = Report()
-    resolver = Resolver(options.cli, options.config, options.isolated)
-    shared_docs = _Shared(report)
+    shared_docs = _Shared()
     baselines: dict = {}
-    elsewhere: list = []
+    plan = _plan(options, Resolver(options.cli, options.config, options.isolated), report, shared_docs, baselines)
+    order = [(_name(path), index, path, settings) for index, (path, settings) in enumerate(plan)]
+    checked = {name for name, *_ in order if name in shared_docs.results}
+    if sink is not None:
+        order.sort(key=lambda item: item[0])
+        sink.start(report, set(shared_docs.results) - checked)
+    for position, (name, index, path, settings) in enumerate(order):
+        result = _review(path, settings, options, shared_docs, baselines)
+        if sink is None:
+            report.results.append(result)
+        else:
+            sink.add(result, index, position + 1 == len(order) or order[position + 1][0] != name)
+    for index, result in enumerate(shared_docs.finish(checked, options.use_baseline, baselines), len(plan)):
+        if sink is None:
+            report.results.append(result)
+        else:
+            sink.add(result, index, True)
+    if sink is not None:
+        sink.finish()
+    return report
+
+
+def _plan(options: Options, resolver, report: Report, shared_docs: _Shared, baselines: dict) -> list:
+    """(path, settings) of each file to review, in the order found. Every file's configuration,
+    shared documents and baseline load here, so that a broken one stops the run before any output;
+    the report learns the rules that run, the files passed over and the files read."""
+    plan = []
     for path in discover(options.paths, resolver, options.buffers):
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(display(path))
             continue
         settings = resolver.for_path(path)
-        rules = settings.rules_for(path)
-        report.rules.update(rules)
-        workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
-        contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
-        shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
+        report.rules.update(settings.rules_for(path))
+        shared_docs.get(settings.values["workload"], "Workload", settings)
+        shared_docs.get(settings.values["contract"], "Contract", settings)
         _note_inputs(report, settings, path)
-        result, typed, invalid, loaded = _load(path, rules, options.buffers)
-        run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence, settings.values)
-        result.blocked = shared_docs.blocked(settings)
-        elsewhere += result.elsewhere
-        _suppress(result, _comments(result, loaded), rules, settings.rules)
-        shared_docs.silence(result, settings)
-        result.settings = settings
-        baseline = settings.values["baseline"]
-        if baseline and options.use_baseline:
-            _apply_baseline(result, baseline, baselines)
-        if not options.keep_reviews:
-            _shed(result)
-        report.results.append(result)
-    shared_docs.finish(elsewhere, options.use_baseline, baselines)
-    return report
+        if settings.values["baseline"] and options.use_baseline:
+            _baseline(settings.values["baseline"], baselines)
+        plan.append((path, settings))
+    return plan
+
+
+def _name(path: str) -> str:
+    """The name a file's findings carry."""
+    return "<stdin>" if path == "-" else display(path)
+
+
+def _review(path: str, settings, options: Options, shared_docs: _Shared, baselines: dict) -> FileResult:
+    rules = settings.rules_for(path)
+    workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
+    contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
+    shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
+    result, typed, invalid, loaded = _load(path, rules, options.buffers)
+    run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence, settings.values)
+    result.blocked = shared_docs.blocked(settings)
+    for f in result.elsewhere:
+        shared_docs.elsewhere.setdefault(f, None)
+    _suppress(result, _comments(result, loaded), rules, settings.rules)
+    shared_docs.silence(result, settings)
+    result.settings = settings
+    baseline = settings.values["baseline"]
+    if baseline and options.use_baseline:
+        _apply_baseline(result, baseline, baselines)
+    if not options.keep_reviews:
+        _shed(result)
+    return result
 
 
 def _shed(result: FileResult) -> None:
     """Keep of a reviewed file only what a report prints, so that memory does not grow with the
     number of files: its typed documents go, and its text too when no finding quotes it."""
-    result.reviews = []
+    result.reviews, result.elsewhere = [], []
     if not result.findings and not result.suppressed:
         result.lines, result.pages = [], None
 
@@ -303,15 +350,22 @@ def _note_inputs(report: Report, settings, path: str) -> None:
             report.inputs.setdefault(os.path.realpath(name), what)
 
 
-def _apply_baseline(result: FileResult, path: str, cache: dict) -> None:
+def _baseline(path: str, cache: dict):
+    """The baseline file at `path`, read once."""
     from . import baseline
-    from .suppressions import Suppressed
 
     if path not in cache:
         try:
             cache[path] = baseline.load(path)
         except baseline.BaselineError as exc:
             raise UsageError(str(exc)) from None
-    new, known = baseline.split(result.findings, cache[path], path)
+    return cache[path]
+
+
+def _apply_baseline(result: FileResult, path: str, cache: dict) -> None:
+    from . import baseline
+    from .suppressions import Suppressed
+
+    new, known = baseline.split(result.findings, _baseline(path, cache), path)
     result.findings = new
     result.suppressed.extend(Suppressed(f, "external", f"in the baseline {display(path)}") for f in known)

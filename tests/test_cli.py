@@ -89,7 +89,7 @@ def test_invalid_spec_is_a_finding_not_a_crash(tmp_path):
 def test_internal_error_exits_two_with_a_clear_line(monkeypatch):
     import clusterlint.run
 
-    def broken(options):
+    def broken(options, sink=None):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(clusterlint.run, "check", broken)

@@ -127,6 +127,7 @@ def test_every_format_reports_the_same_findings(args, monkeypatch):
     report = check_json(*args)
     n = report["summary"]["findings"]
     assert len(report["findings"]) == n
+    assert [json.loads(line)["type"] for line in _out("jsonl", *args).splitlines()].count("finding") == n
     assert len(json.loads(_out("sarif", *args))["runs"][0]["results"]) == n
     assert len([l for l in _out("github", *args).splitlines() if l.startswith("::")]) == n
     assert len(re.findall(r"^\| (?:🔴|🟠|🔵) ", _out("markdown", *args), re.MULTILINE)) == n

@@ -78,6 +78,16 @@ def test_json_loads_and_keeps_every_message(report):
 
 @PROPERTIES
 @given(reports())
+def test_jsonl_is_one_object_per_line_and_keeps_every_message(report):
+    out = render("jsonl", report)
+    objects = [json.loads(line) for line in out.split("\n")[:-1]]
+    assert out.endswith("\n") and [o["type"] for o in objects].count("file") == len(report.results)
+    assert sorted(o["message"] for o in objects if o["type"] == "finding") == sorted(f.message for f in report.findings)
+    assert objects[-1]["type"] == "summary" and objects[-1]["findings"] == len(report.findings)
+
+
+@PROPERTIES
+@given(reports())
 def test_sarif_validates_against_the_vendored_schema_with_encoded_uris(report):
     sarif = json.loads(render("sarif", report))
     SARIF.validate(sarif)

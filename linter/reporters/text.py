@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..scoring import SCORED_AREAS
-from . import listed, more_line
+from ..scoring import SCORED_AREAS, scorecard
+from . import more_line, stream
 from .escape import terminal, terminal_line
+from .stream import Stream
 
 COLORS = {"error": "red", "warning": "yellow", "info": "blue"}
 _WORD = r"(?:[^\s#,}\]:]|:(?=\S))+"
@@ -58,75 +59,94 @@ def location(f) -> str:
     return f"{f.file}:page {f.page}:{f.line}:{f.column}" if f.page else f"{f.file}:{f.line}:{f.column}"
 
 
+class TextStream(Stream):
+    """Each finding with its source excerpt as its file is reviewed; at the end the findings not
+    listed, the suppressed ones (--show-suppressed), the summary, the skipped rules
+    (--show-skipped) and a scorecard line per file, in the order the files were found."""
+
+    def __init__(self, write, show_suppressed: bool = False, show_skipped: bool = False, color: bool = False):
+        super().__init__(write, show_suppressed, show_skipped)
+        self.color = color
+        self.suppressed_lines: list = []  # (finding, its two lines) with --show-suppressed
+        self.closing: dict = {}  # index -> (skipped lines, scorecard line)
+
+    def part(self, result, index: int, shown: list, more: dict) -> list:
+        color = self.color
+        parts = []
+        for f in shown:
+            sev = _style(f.severity, color, fg=COLORS[f.severity], bold=True)
+            head = _style(f"{terminal(location(f))}:", color, bold=True)
+            out = [f"{head} {_style(f.rule, color, fg=COLORS[f.severity], bold=True)} [{sev}] {terminal(f.message)}"]
+            lines = result.pages[f.page - 1] if f.page and result.pages else result.lines
+            out.extend(_excerpt(lines, f.line, f.column, color, f.length))
+            out.extend(f"  = {terminal(note)}" for note in f.evidence)
+            out.extend(f"  = with {terminal(r.message)} at {terminal(location(r))}" for r in f.related)
+            out.append("")
+            parts.append(((f.file, f), _lines(out)))
+        if self.show_suppressed:
+            for s in result.suppressed:
+                how = f"ignored on line {s.line}" if s.kind == "inSource" else "baseline"
+                self.suppressed_lines.append((s.finding, _lines([
+                    f"  {terminal(location(s.finding))}: {s.finding.rule} [{s.finding.severity}] {terminal(s.finding.message)}",
+                    f"    {how}: {terminal(s.justification)}"])))
+        self.closing[index] = (_skipped(result) if self.show_skipped else [], _scorecard(result, color))
+        return parts
+
+    def tail(self) -> str:
+        out = [more_line(terminal(file), rule, n) for (file, rule), n in sorted(self.more.items())]
+        if self.more:
+            out.append("")
+        suppressed = self.suppressed
+        if self.show_suppressed and suppressed:
+            out.append(f"Suppressed ({suppressed}, not counted):")
+            self.suppressed_lines.sort(key=lambda item: item[0])
+            out += [text[:-1] for _, text in self.suppressed_lines]
+            out.append("")
+        total = sum(self.counts.values())
+        counts = [_plural(self.counts[s], s) for s in ("error", "warning", "info")]
+        files = _plural(self.files, "file")
+        hidden = f" {suppressed} suppressed{'' if self.show_suppressed else ' (--show-suppressed lists them)'}." if suppressed else ""
+        if total:
+            out.append(f"Found {_plural(total, 'finding')} ({', '.join(counts)}) in {files}.{hidden}")
+        else:
+            out.append(f"No findings in {files}.{hidden}")
+        if self.not_specs:
+            out.append(f"Not linted ({_plural(len(self.not_specs), 'file')} with no clusterlint document): "
+                       + ", ".join(terminal(n) for n in self.not_specs))
+        closing = [self.closing[i] for i in sorted(self.closing)]
+        for skipped, _ in closing:
+            out += skipped
+        out += ["", "Scorecard:"] + [card for _, card in closing]
+        if self.skipped and not self.show_skipped:
+            out.append("Skipped rules did not run, so they did not pass: --show-skipped lists them with the reason, per file.")
+        return _lines(out)
+
+
+def _lines(lines: list) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
 def render(report, color: bool = False) -> str:
-    out: list[str] = []
-    sources = {r.file: r for r in report.results}
-    findings = report.findings
-    shown, more = listed(report)
-    for f in shown:
-        sev = _style(f.severity, color, fg=COLORS[f.severity], bold=True)
-        head = _style(f"{terminal(location(f))}:", color, bold=True)
-        out.append(f"{head} {_style(f.rule, color, fg=COLORS[f.severity], bold=True)} [{sev}] {terminal(f.message)}")
-        source = sources.get(f.file)
-        lines = [] if source is None else source.pages[f.page - 1] if f.page and source.pages else source.lines
-        out.extend(_excerpt(lines, f.line, f.column, color, f.length))
-        out.extend(f"  = {terminal(note)}" for note in f.evidence)
-        out.extend(f"  = with {terminal(r.message)} at {terminal(location(r))}" for r in f.related)
-        out.append("")
-    out.extend(more_line(terminal(file), rule, n) for (file, rule), n in sorted(more.items()))
-    if more:
-        out.append("")
-    suppressed = report.suppressed
-    if report.show_suppressed and suppressed:
-        out.append(f"Suppressed ({len(suppressed)}, not counted):")
-        for s in suppressed:
-            how = f"ignored on line {s.line}" if s.kind == "inSource" else "baseline"
-            out.append(f"  {terminal(location(s.finding))}: {s.finding.rule} [{s.finding.severity}] {terminal(s.finding.message)}")
-            out.append(f"    {how}: {terminal(s.justification)}")
-        out.append("")
-    counts = [_plural(sum(1 for f in findings if f.severity == s), s) for s in ("error", "warning", "info")]
-    files = _plural(len(report.results), "file")
-    hidden = f" {len(suppressed)} suppressed{'' if report.show_suppressed else ' (--show-suppressed lists them)'}." if suppressed else ""
-    if findings:
-        out.append(f"Found {_plural(len(findings), 'finding')} ({', '.join(counts)}) in {files}.{hidden}")
-    else:
-        out.append(f"No findings in {files}.{hidden}")
-    if report.not_specs:
-        out.append(f"Not linted ({_plural(len(report.not_specs), 'file')} with no clusterlint document): "
-                   + ", ".join(terminal(n) for n in report.not_specs))
-    if report.show_skipped:
-        out.extend(_skipped(report.results))
-    out.extend(_scorecards(report, color))
-    return "\n".join(out) + "\n"
+    return stream.render(TextStream(None, report.show_suppressed, report.show_skipped, color), report)
 
 
-def _skipped(results) -> list[str]:
-    """Per file, the rules that did not run and why (--show-skipped)."""
-    lines = []
-    for result in results:
-        if not result.skipped:
-            continue
-        by_reason = defaultdict(set)
-        for s in result.skipped:
-            by_reason[s.reason].add(s.rule)
-        lines += ["", f"Skipped in {terminal(result.file)} ({_plural(len({s.rule for s in result.skipped}), 'rule')}, not run, so not passed):"]
-        lines += [f"  {', '.join(sorted(ids))}: {terminal(reason)}" for reason, ids in sorted(by_reason.items())]
-    return lines
+def _skipped(result) -> list[str]:
+    """The rules that did not run on a file and why (--show-skipped)."""
+    if not result.skipped:
+        return []
+    by_reason = defaultdict(set)
+    for s in result.skipped:
+        by_reason[s.reason].add(s.rule)
+    lines = ["", f"Skipped in {terminal(result.file)} ({_plural(len({s.rule for s in result.skipped}), 'rule')}, not run, so not passed):"]
+    return lines + [f"  {', '.join(sorted(ids))}: {terminal(reason)}" for reason, ids in sorted(by_reason.items())]
 
 
-def _scorecards(report, color: bool) -> list[str]:
-    lines = ["", "Scorecard:"]
-    cards = report.scorecards()
-    for result in report.results:
-        card = cards[result.file]
-        skipped = len({s.rule for s in result.skipped})
-        note = f"; {skipped} skipped" if skipped else ""
-        if card["score"] is None:
-            lines.append(f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})")
-            continue
-        grade = _style(card["grade"], color, bold=True, fg="green" if card["score"] >= 80 else "red" if card["score"] < 60 else "yellow")
-        areas = " ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "all areas 100"
-        lines.append(f"  {terminal(result.file)}: {card['score']:g}/100 {grade}  ({areas}{note})")
-    if report.skipped and not report.show_skipped:
-        lines.append("Skipped rules did not run, so they did not pass: --show-skipped lists them with the reason, per file.")
-    return lines
+def _scorecard(result, color: bool) -> str:
+    card = scorecard(result.findings, result.not_reviewed())
+    skipped = len({s.rule for s in result.skipped})
+    note = f"; {skipped} skipped" if skipped else ""
+    if card["score"] is None:
+        return f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})"
+    grade = _style(card["grade"], color, bold=True, fg="green" if card["score"] >= 80 else "red" if card["score"] < 60 else "yellow")
+    areas = " ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "all areas 100"
+    return f"  {terminal(result.file)}: {card['score']:g}/100 {grade}  ({areas}{note})"

@@ -1,6 +1,6 @@
 """Benchmark (not a test): clusterlint's cost per case, interleaved with reference commands.
 
-    python tests/bench/speed.py [--runs N] [--case NAME ...] [--instructions]
+    python tests/bench/speed.py [--runs N] [--case NAME ...] [--instructions] [--memory]
 
 Each case runs clusterlint (A) and a reference (B) in turn, A B A B ..., and reports the median of
 the per-pair ratios A/B, for CPU time (user + system, from the kernel's accounting of the finished
@@ -12,7 +12,9 @@ callgrind and its instruction count printed (a figure that does not depend on th
 
 Cases: one quote; one prose contract; compare of three quotes; 1,000 quotes in a directory; a
 cluster of 5,000 node pools; a contract of 20,000 clauses. Inputs are generated in a temporary
-directory from the specs in `specs/`.
+directory from the specs in `specs/`. With `--memory`, the peak resident memory of one check of
+1,000 and of 10,000 quotes (each with findings) per format, and what each file adds: about nothing
+for the formats written file by file, the whole report for the others.
 """
 
 from __future__ import annotations
@@ -102,6 +104,23 @@ def make_inputs(tmp: Path) -> dict[str, list[str]]:
     }
 
 
+def peak_memory(clusterlint: str, tmp: Path) -> None:
+    folders = {}
+    text = QUOTE.read_text(encoding="utf-8")
+    for n in (1000, 10000):
+        folders[n] = tmp / f"memory-{n}"
+        folders[n].mkdir()
+        for i in range(n):
+            (folders[n] / f"quote-{i:05d}.yaml").write_text(text.replace("gcp-a3-high-32-vms", f"quote-{i}"), encoding="utf-8")
+    for fmt in ("text", "jsonl", "json"):
+        peaks = {}
+        for n, folder in folders.items():
+            proc = subprocess.Popen([clusterlint, "check", str(folder), "--format", fmt], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            peaks[n] = os.wait4(proc.pid, 0)[2].ru_maxrss  # KiB on Linux
+        print(f"peak memory {fmt:<6} 1,000 quotes {peaks[1000] / 1024:6.1f} MiB, 10,000 quotes {peaks[10000] / 1024:6.1f} MiB: "
+              f"{(peaks[10000] - peaks[1000]) / 9000:.2f} KiB a file")
+
+
 def references(case: str, args: list[str]) -> dict[str, list[str]]:
     refs = {"python -c pass": [sys.executable, "-c", "pass"]}
     checker = BIN / "check-jsonschema"
@@ -117,6 +136,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="pairs per comparison (default 20)")
     parser.add_argument("--case", action="append", help="run only these cases")
     parser.add_argument("--instructions", action="store_true", help="also count instructions with valgrind")
+    parser.add_argument("--memory", action="store_true", help="also measure peak memory over 1,000 and 10,000 quotes")
     options = parser.parse_args()
     clusterlint = str(BIN / "clusterlint")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average at start "
@@ -144,6 +164,8 @@ def main() -> None:
                 for label, cmd in (("clusterlint", command), *references(name, args).items()):
                     count = instructions(cmd)
                     print(f"{'':<16} instructions {label}: {count:,}" if count else f"{'':<16} valgrind gave no count")
+        if options.memory:
+            peak_memory(clusterlint, Path(tmp))
     print("load average at end " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
