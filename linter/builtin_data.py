@@ -143,18 +143,26 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'severity': 'error',
                                           'weight': 15,
                                           'check': 'clusterlint.rules.contract:reasonable_effort_clause',
-                                          'params': {'phrases': ['(?:commercially )?reasonabl[ey] (?:best |commercial '
+                                          'params': {'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
+                                                                 '|commercial '
                                                                  ')?(?:efforts?|endeavou?rs?|steps|attempts?)',
+                                                                 'every (?:reasonable |possible |practicable )?effort',
                                                                  'commercially reasonable',
-                                                                 'best(?: |-)(?:efforts?|endeavou?rs?)',
+                                                                 'best(?: |-)(?:possible |reasonable '
+                                                                 ')?(?:efforts?|endeavou?rs?)',
                                                                  '(?:diligent|good(?: |-)faith) '
                                                                  '(?:efforts?|endeavou?rs?|attempts?)',
                                                                  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)? to',
-                                                                 '(?:striv|aspir)(?:e|es|ing) to',
+                                                                 '(?:striv|aspir)(?:e|es|ing)(?: in good faith)? to',
                                                                  '(?:seek|hope|intend|expect)(?:s|ing)? to',
                                                                  'obligations? of means',
-                                                                 '(?:do|does|doing|try|tries|trying) (?:its|our|their) '
-                                                                 '(?:very )?(?:best|utmost|hardest)',
+                                                                 '(?:do|does|doing|try|tries|trying) '
+                                                                 '(?:its|our|their|the) (?:very '
+                                                                 ')?(?:best|utmost|hardest|possible|maximum)',
+                                                                 '(?:make|makes|making|made|put|puts|putting) '
+                                                                 '(?:an?|its|their|our|all|any) (?:[a-z-]+ )?efforts?',
+                                                                 '(?:utmost|maximum|all possible|every possible) '
+                                                                 '(?:efforts?|endeavou?rs?)',
                                                                  'aim(?:s|ing)? to',
                                                                  "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
                                                                  '(?:is|will be) to',
@@ -162,7 +170,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  'target '
                                                                  '(?:availability|uptime|delivery|date|response|resolution|completion|service)',
                                                                  'targeted',
-                                                                 '(?:try|tries|attempt|attempts)(?:,[^,.;]{0,40},)? to',
+                                                                 '(?:try|tries|attempt|attempts)(?:,[^,.;]{0,40},| in '
+                                                                 'good faith)? to',
                                                                  'be attempted',
                                                                  'work(?:s|ing)? towards?',
                                                                  '(?:so|as) far as (?:is )?reasonably '
@@ -335,13 +344,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'severity': 'warning',
                                          'weight': 10,
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
-                                         'params': {'phrases': ['subject (?:always |only )?to (?:the )?(?:capacity '
-                                                                '|resource |inventory |hardware |market |power |space '
-                                                                '|stock |supply )?availability',
+                                         'params': {'phrases': ['subject (?:always |only )?to (?:the '
+                                                                ')?(?:(?:capacity|resource|inventory|hardware|market|power|space|rack|stock|supply)(?:,? '
+                                                                '(?:and|or) |, | ))*availability',
                                                                 'subject-to-availability',
                                                                 "subject (?:always |only )?to (?:[a-z'’-]+ "
-                                                                ')?(?:capacity|supply|stock|inventory)(?: constraints| '
-                                                                'limits| limitations)?',
+                                                                '){0,3}?(?:capacity|supply|stock|inventory)(?: '
+                                                                'constraints| limits| limitations)?',
+                                                                '(?:with)?in (?:the )?limits? of (?:the |its |our '
+                                                                '|their )?(?:available|existing) '
+                                                                '(?:capacity|resources|stocks?|inventor(?:y|ies)|suppl(?:y|ies))',
+                                                                'to the extent (?:that )?(?:(?:it|they|these|those) '
+                                                                '(?:is|are) )?available',
                                                                 '(?:depends?|depending|dependent|conditional|contingent) '
                                                                 "(?:up)?on (?:[a-z'’-]+ "
                                                                 '){0,4}?(?:availability|supply|stock|inventory|allocation)',
@@ -376,13 +390,76 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 ')?(?:gpus|nodes|servers|units|instances)) '
                                                                 '(?:is|are|remains?|becomes?) (?:in stock|on '
                                                                 'hand|available)',
-                                                                'while stocks? lasts?',
-                                                                '(?:availability|capacity|stock|inventory|supply) '
-                                                                'permitting',
-                                                                '(?:as|when|whenever|if|once|while|where|wherever)(?: '
-                                                                'and when)?(?: its| our| their| the)?(?: [a-z-]+)? '
-                                                                '(?:capacity|inventory|stock|supply|resources) '
-                                                                '(?:allows?|permits?)',
+                                                                'while (?:stocks?|supplies|supply|inventory) lasts?',
+                                                                'subject (?:always |only )?to '
+                                                                "(?:(?:oem|manufacturer|factory|vendor|supplier|distributor)['’]?s? "
+                                                                ')?allocation (?:from|by)',
+                                                                'subject (?:always |only )?to (?:the '
+                                                                ")?(?:oem|manufacturer|factory|vendor|supplier|distributor)['’]?s? "
+                                                                'allocation',
+                                                                'self[- ]supply',
+                                                                '(?:subject (?:always |only )?to|subordinated '
+                                                                'to|(?:depends?|depending|dependent|conditional|conditioned|contingent)(?: '
+                                                                '(?:up)?on)?|under (?:the )?reserve of|according '
+                                                                'to|conforming(?: to| with)?|in line with|in (?:the '
+                                                                ')?measure of|within the (?:range|limits?|bounds) '
+                                                                'of|as far as|to the extent(?: that| of)?|insofar '
+                                                                'as|as long as|so long as|provided(?: that)?|only '
+                                                                'if|only when|in case of|in function of|from '
+                                                                'whatever|whatever|if|where|when|whenever|once|assuming|presuming) '
+                                                                "(?:[a-z0-9'’-]+ "
+                                                                '){0,6}?(?:(?<!made\\s)(?<!make\\s)(?<!makes\\s)(?<!not\\s)availab(?:le(?! '
+                                                                'for\\b)|ility(?! '
+                                                                '(?:target|commitment|sla|service|level|percentage|credit|measure)))|in '
+                                                                'stock|stocks?|inventor(?:y|ies)|on '
+                                                                'hand|exhausted|obtainable|procurable|remain(?:s|ing)? '
+                                                                '(?:free|unallocated|unused|available)|(?:spare|unused|unallocated|free) '
+                                                                '(?:[a-z]+ '
+                                                                ')?(?:capacity|space|power)|(?:infrastructure|capacity|hardware|space|power) '
+                                                                'exists?|shortages? of|scarcity|can be '
+                                                                '(?:procured|obtained|sourced)|lead '
+                                                                'times?|allocations? (?:of [a-z-]+ '
+                                                                ')?(?:from|by)|suppl(?:y|ies|ied) (?:[a-z]+ '
+                                                                '){0,3}?(?:from|by) (?:the |its |our |their '
+                                                                ')?(?:[a-z]+ '
+                                                                ')?(?:oem|manufacturer|vendor|supplier|distributor|factory|partner)s?|allocations? '
+                                                                '(?:from|by)|in (?:the |our |its |their '
+                                                                ')?warehouses?|presence in|ability to '
+                                                                "(?:obtain|source|procure)|receipt of (?:[a-z0-9'’-]+ "
+                                                                '){0,4}?from (?:its |the |their |our )?(?:own '
+                                                                ')?(?:suppliers?|manufacturers?|oems?|distributors?|vendors?))',
+                                                                'availability[- ](?:dependent|based)',
+                                                                "while (?:[a-z0-9'’-]+ "
+                                                                '){0,4}?(?:stocks?|supplies|supply|inventory|allocations?)(?: '
+                                                                "[a-z0-9'’-]+){0,3}? lasts?",
+                                                                '(?:if|when|once|while|provided(?: that)?|as long '
+                                                                'as|so long as|to the extent(?: that)?) there '
+                                                                '(?:is|are|remains?) (?:sufficient |enough |adequate '
+                                                                '|spare |free '
+                                                                ')?(?:capacity|stock|inventory|supply|hardware|gpus|nodes|servers)',
+                                                                "(?:as|when|once|if|until) (?:[a-z0-9'’-]+ "
+                                                                '){0,3}?(?:frees? up|becomes? free)',
+                                                                '(?:if|when)-available',
+                                                                '(?:according to|in accordance with|in line with) '
+                                                                '(?:the |its |our |their '
+                                                                ')?(?:existences|stocks?|inventory|availability)',
+                                                                "availability (?:of (?:[a-z'’-]+ ){1,4}?)?(?:is "
+                                                                "not|isn['’]t|cannot be|can not be|is not being) "
+                                                                'guaranteed',
+                                                                '(?:depends?|depending|dependent) (?:up)?on '
+                                                                "(?:[a-z'’-]+ ){0,3}?demand",
+                                                                '(?:if|where|when|as long as|so long as|provided(?: '
+                                                                "that)?|to the extent(?: that)?) (?:[a-z'’-]+ "
+                                                                '){0,3}?(?:stock|stocks|inventory|supply|supplies|parts|hardware|gpus) '
+                                                                '(?:can|could) be (?:obtained|sourced|procured)',
+                                                                '(?:availability|capacity|stock|inventory|supply|supply '
+                                                                'chain) permitting',
+                                                                '(?:as|when|whenever|if|once|while|where|wherever|to '
+                                                                'the extent(?: that)?|insofar as)(?: and when)?(?: '
+                                                                "[a-z'’-]+){0,5}? "
+                                                                '(?:capacity|inventory|stock|supply|supplies|resources|availability|space|power)(?: '
+                                                                'constraints?| conditions?| chain)? (?:(?:at|in|of|to) '
+                                                                '(?:the |its |our )?[a-z-]+ )?(?:allows?|permits?)',
                                                                 'based on availability',
                                                                 '(?:best|first)[- ]availability',
                                                                 'availability basis',
@@ -392,11 +469,19 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'why': '"Subject to availability" turns a reservation into a wish: when '
                                                 'accelerators are scarce the vendor sells them to someone else. The '
                                                 'same holds for its variants ("depends on the availability of", "as '
-                                                'capacity allows", "stock permitting"). Only operative clauses are '
-                                                'read (definitions and recitals promise nothing). Capacity here is '
-                                                'what the buyer pays to have: accelerators, nodes, instances, '
-                                                'hardware, spare parts, rack space, cabinets and power. Capacity '
-                                                'nobody reserves (burst, on-demand, spot, a trial), money rather than '
+                                                'capacity allows", "stock permitting"), and the rule reads them by '
+                                                'concept as well as by phrase: a condition ("subject to", "dependent '
+                                                'on", "to the extent", "provided that", "assuming", "if", "when") a '
+                                                'few words before a state of supply ("available", "in stock", "unused '
+                                                'capacity", "allocation from the OEM", "can be procured from its '
+                                                'suppliers", "lead times"). Only operative clauses are read '
+                                                '(definitions and recitals promise nothing). Capacity here is what the '
+                                                'buyer pays to have: accelerators, nodes, instances, servers and '
+                                                'systems, hardware, spare parts, rack space, cabinets and power; '
+                                                '"available for inspection" is readiness, not stock, and the '
+                                                'customer\'s own duties ("Customer shall return the spares, subject to '
+                                                'courier slots") are not the vendor\'s capacity. Capacity nobody '
+                                                'reserves (burst, on-demand, spot, a trial), money rather than '
                                                 'capacity ("subject to the availability of funding") and warranty '
                                                 'boilerplate ("as is and as available") are not flagged, nor is '
                                                 'capacity said not to be subject to availability, nor a sentence about '
@@ -434,11 +519,16 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                      'why': 'Public cloud SLAs make a few percent of the monthly fee the only thing '
                                             'owed for any outage. For a training run that loses weeks, that is no '
                                             'remedy: ask for termination rights or refunds for long outages too. '
-                                            '"Except for Service Credits, Customer has no remedy" says the same. A '
-                                            'clause that says credits are "not the sole remedy", or are "without '
-                                            'prejudice to" other remedies, or that "nothing in this SLA" makes them '
-                                            'the sole remedy, is not flagged ("without prejudice to clause 12.3" is a '
-                                            'cross-reference, not a remedy kept); the clause must speak of credits.',
+                                            '"Except for Service Credits, Customer has no remedy" says the same, and '
+                                            'so do credits that are the "entire", "only" or "exclusive" remedy or '
+                                            'liability, that are "in lieu of any other remedy", that settle, exhaust '
+                                            'or replace every other claim, after which the customer "shall have no '
+                                            'further claim", or that are "all you get" (a chat line or slide bullet '
+                                            'counts too). A clause that says credits are "not the sole remedy", or are '
+                                            '"without prejudice to" other remedies, or that "nothing in this SLA" '
+                                            'makes them the sole remedy, is not flagged ("without prejudice to clause '
+                                            '12.3" is a cross-reference, not a remedy kept); the clause must speak of '
+                                            'credits.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "
@@ -471,8 +561,14 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'Flagged: a sentence that speaks of downtime or unavailability in '
                                                    'terms of connectivity or reachability, in a clause (definitions '
                                                    'included) that says nothing of degraded accelerators, fabric, '
-                                                   'performance or health checks. What downtime leaves out is not its '
-                                                   'definition: "Downtime does not include periods in which the '
+                                                   'performance or health checks, or that leaves them out ("a slow GPU '
+                                                   'is a support case, not downtime"). That covers availability '
+                                                   'defined the other way round ("Available whenever the Customer can '
+                                                   'open a session"), an FAQ\'s question and its answer ("Q: When is '
+                                                   'my node down? A: When you can\'t ssh into it"), and a credit whose '
+                                                   'trigger is reachability ("If the instances are unreachable for 43 '
+                                                   'minutes, you receive a credit"). What downtime leaves out is not '
+                                                   'its definition: "Downtime does not include periods in which the '
                                                    'instance is unreachable because of Customer\'s firewall" is not '
                                                    'flagged.',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '

@@ -35,10 +35,12 @@ from functools import lru_cache
 from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
-VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours")
+VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
+                "centre", "center")  # the operator of an HPC service ("the Centre will allocate ...")
 CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours",
-                  "allocation holder", "allocation holders", "principal investigator", "principal investigators",  # HPC allocations
-                  "authority")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
+                  "allocation holder", "allocation holders", "principal investigator", "principal investigators", "researcher", "researchers",
+                  "project", "projects", "project lead", "project leads",  # HPC allocations
+                  "authority", "government")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
 _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
@@ -55,9 +57,10 @@ _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "a
 _ITEM_MARK = r"\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)"  # a list item's mark: "(b)", "iii)", "(2)"
 _CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?"  # after the clause's own number
                         r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
-_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent)\b[^.;]{0,80}?\bby\s+", re.IGNORECASE)
+_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent|drawn|shown|sold|set)\b[^.;]{0,40}?\bby\s+", re.IGNORECASE)
 _THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
-_PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t))\b", re.IGNORECASE)  # "will be provisioned", no agent named
+_SUBJECT_START = re.compile(r"\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?(?:the\s+)?", re.IGNORECASE)  # after the clause's number
+_PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t)|made|done|held|kept|sent|paid|drawn|shown|sold|set)\b", re.IGNORECASE)  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
 
@@ -72,6 +75,7 @@ _DISCLAIMER = re.compile(r"\b(?:does|do|did)\s+not\s+(?:guarantee|warrant|repres
 _PROVISO = re.compile(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1,4}\)\s[^.]{0,300}[;,](?:\s*(?:and|or))?\s*$", re.IGNORECASE)
 
 
+PASSIVE = "a passive: the vendor performs"  # the subject read for a passive that names no agent
 _REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
 
 
@@ -139,14 +143,22 @@ def parties(contract, extra: dict | None = None) -> Parties:
 
 _LEGAL_FORM = re.compile(r"[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
 _OF_PLACE = re.compile(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S", re.IGNORECASE)
+# first words that are no name of their own: "University of ...", "National ...", "Global ..."
+_GENERIC_FIRST = {"university", "college", "institute", "national", "international", "global", "united", "general", "first", "american",
+                  "british", "european", "royal", "state", "city", "county", "north", "south", "east", "west", "northern", "southern",
+                  "eastern", "western", "central", "advanced", "applied", "digital", "data", "cloud", "compute", "computing", "research"}
 _ORG_NOUN = re.compile(r"\s(university|college|institute|laboratory|council|trust|agency|hospital|foundation|centre|center|bank|school)$")
 
 
 def _short_forms(full: str) -> set[str]:
     """The forms a contract shortens a party's name (lower-case) to: without its legal form ("kestrel
-    compute ltd" -> "kestrel compute") and, for "university of northfield" or "northfell university",
-    "the university"."""
-    forms = {_LEGAL_FORM.sub("", full)}
+    compute ltd" -> "kestrel compute"), its first word when that is a name of its own ("kestrel"),
+    and, for "university of northfield" or "northfell university", "the university"."""
+    bare = _LEGAL_FORM.sub("", full)
+    forms = {bare}
+    first = bare.split()[0] if len(bare.split()) > 1 else ""
+    if len(first) >= 4 and first.isalpha() and first not in _GENERIC_FIRST and not _NOT_A_NAME.match(first):
+        forms.add(first)
     head = _OF_PLACE.match(full) or _ORG_NOUN.search(full)
     if head:
         forms.add(f"the {head.group(1)}")
@@ -216,6 +228,11 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     if governing is not None and governing.lastgroup == "aim" and previous is not None \
             and previous.end() >= _clause_start(sentence, governing.start()):
         governing = previous  # "will strive to": the modal, not the verb it governs
+    if governing is None:
+        after = _MODAL.search(sentence, at)
+        if after is not None and after.lastgroup == "must" and not _CLAUSE_BREAK.search(sentence, at, after.start()) \
+                and (_PASSIVE.match(sentence, after.end()) or _PASSIVE_AGENT.match(sentence, after.end())):
+            governing = after  # the words are the subject of a passive: "Every reasonable effort will be made to ..."
     lead_in = _lead_in(text, start) if governing is None and _LIST_ITEM.match(sentence) else -1
     if lead_in != -1:
         return read_at(text, lead_in, who)  # "(b) use reasonable endeavours ..." is read with "The University shall:"
@@ -227,14 +244,19 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
         return Reading(obligor, "description", subject, "")
     kind = governing.lastgroup
     lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
-    obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start())), governing.start(), who)
+    lo = max(lead, _clause_start(sentence, governing.start()))
+    obligor, subject = _subject(sentence, lo, governing.start(), who)
+    joint = who.pattern.match(sentence, _SUBJECT_START.match(sentence, lead).end()) if obligor in ("vendor", "customer") else None
+    if joint and _AND.fullmatch(sentence, joint.end(), lo) and who.party(joint.group(0)) not in (obligor, "none"):
+        obligor, subject = "both", f"{joint.group(0)} and {subject}"  # "Customer and Provider will jointly ...": the "and" joins the subjects
     agent = _PASSIVE_AGENT.match(sentence, governing.end())
     if agent:
         named = who.pattern.match(sentence, agent.end()) or who.pattern.match(sentence, _THE.match(sentence, agent.end()).end())
         if named:
             obligor, subject = who.party(named.group(0)), named.group(0)
-    elif (obligor == "none" or subject.endswith(("'", "’", "'s", "’s"))) and kind == "must" and _PASSIVE.match(sentence, governing.end()):
-        obligor, subject = "vendor", "a passive: the vendor performs"  # "Orbit Labs' capacity will be supplied"
+    elif (obligor == "none" or subject.endswith(("'", "’", "'s", "’s")) or subject.lower() in ("your", "our", "their")) \
+            and kind == "must" and _PASSIVE.match(sentence, governing.end()):
+        obligor, subject = "vendor", PASSIVE  # "Orbit Labs' capacity will be supplied"
     if kind == "must" and subject.lower().startswith("neither"):
         kind = "neg"  # "Neither party shall ...": a prohibition on both
     return Reading(obligor, _MODALITY[kind], subject, " ".join(governing.group(0).split()))
@@ -275,6 +297,9 @@ def _clause_start(sentence: str, end: int) -> int:
     return start
 
 
+_AND = re.compile(r"\s+(?:and|&)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, str]:
     """(party, words) named at the head of sentence[start:end]: the first party name or 'either party'."""
     window = sentence[start:end]
@@ -287,13 +312,17 @@ def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, st
         return "both", " ".join(both.group(0).split())
     if named is None or named.start() > 60:
         return "none", ""
+    other = _AND.match(window, named.end())
+    partner = other and who.pattern.match(window, other.end())
+    if partner and {who.party(named.group(0)), who.party(partner.group(0))} == {"vendor", "customer"}:
+        return "both", " ".join(window[named.start() : partner.end()].split())  # "Customer and Provider will jointly ..."
     head = window[: named.start()]
-    if re.search(r"\b(?:by|to|of|for|with|from)\s+$", head, re.IGNORECASE) or re.search(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", head, re.IGNORECASE):
+    if re.search(r"\b(?:by|to|of|for|with|from)\s+(?:the\s+)?$", head, re.IGNORECASE) or re.search(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", head, re.IGNORECASE):
         return "none", ""
     return who.party(named.group(0)), " ".join(named.group(0).split())
 
 
-_NOUN = re.compile(r"\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported)\s+(?:(?:other|further|purported|such)\s+)?$", re.IGNORECASE)
+_NOUN = re.compile(r"(?:\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported|\d+|one|two|three|four|five|several|multiple|repeated)|\w['’]s)\s+(?:(?:other|further|purported|such|successive|consecutive)\s+)?$", re.IGNORECASE)
 _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were)\s+(?:(?!\w+ing\s)\w+\s+)?$", re.IGNORECASE)  # "is commercially reasonable", not "will be using reasonable efforts"
 
 

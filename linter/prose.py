@@ -276,7 +276,11 @@ _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "w
 # words no heading ends with: a capitalised line that ends with one runs on ("THE CREDITS ABOVE ARE")
 _RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "that", "any", "all", "your", "its", "their", "our"}
 # words no heading holds: a capitalised line with one is a sentence wrapped across lines ("DOWNTIME MEANS ANY PERIOD")
-_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby"}
+_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby", "are"}
+
+
+_HYPHENATED = re.compile(r"[^\W\d_]-\s*$")  # a word broken at the line's end ("FAIL-"): the sentence runs on
+_RUN_IN = re.compile(r"[^\W\d_]{2}[.;:]\s+[A-Z][a-z]")  # a heading run into its first sentence: "9.4 Service Credits. Service Credits represent"
 
 
 def _title(line: str) -> bool:
@@ -290,6 +294,8 @@ def _title(line: str) -> bool:
         and not line.rstrip().endswith((".", ";", ":", ","))
         and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
         and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
+        and not _HYPHENATED.search(line)
+        and not _RUN_IN.search(line)
         and not any(w.lower() in _IN_A_SENTENCE for w in words)
     )
 

@@ -10,7 +10,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])")
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
 
 
 @lru_cache(maxsize=65536)  # every clause of a large contract: the rules pass over all of them several times

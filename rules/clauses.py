@@ -125,7 +125,7 @@ _DEFINITION = re.compile(
     # a term holds no verb: "Credits are the exclusive means of redress" is no definition of "means"
     r"^[\W_]{0,3}[\"“'‘]?[A-Z](?:(?!\b(?i:is|are|be|shall|will|was|were)\s)[\w\s/-]){0,60}?[\"”'’]?\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
     r"(?i:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"  # "DOWNTIME MEANS ..." too
-    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are)\s+deemed\b"
+    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are|shall\s+be)\s+deemed\b"
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
 )
 _RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
@@ -203,10 +203,13 @@ def and_list(items: list[str]) -> str:
 def parts(text: str, who=None) -> Parts:
     """What a text states: a date, a figure, a remedy that favours the customer (`who`: the parties)."""
     remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text)) if who is not None else bool(REMEDY.search(text))
-    return Parts(bool(DATE.search(text)), bool(MEASURE.search(text)), remedy)
+    own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
+    body = own.end() if own else 0
+    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
+_NO_REMEDY = re.compile(r"\b(?:no|not|without|nor)\s+(?:any\s+)?$", re.IGNORECASE)
 _PAYS = re.compile(r"\bpa(?:y|ys|id)\b", re.IGNORECASE)
 
 
@@ -217,6 +220,8 @@ def favours_customer(text: str, match: re.Match, who) -> bool:
     may grant it or the customer is the one who pays."""
     from clusterlint.obligations import read_at
 
+    if _NO_REMEDY.search(text, max(0, match.start() - 20), match.start()):
+        return False  # "no compensation is foreseen", "without any credit"
     reading = read_at(text, match.start(), who)
     if _VENDOR_RIGHT.match(match.group(0)):
         return reading.obligor in ("customer", "both")

@@ -31,7 +31,13 @@ _DETERMINED = re.compile(
     r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
     re.IGNORECASE,
 )
-_SERVICE_CLASS = re.compile(r"\s+(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
+_MANNER = re.compile(r"\s+(?:manner|way|fashion|time\w*|period|basis)\b", re.IGNORECASE)  # how a thing is done: effort
+_ASKS = re.compile(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages?|urges?)\s+(?:the\s+)?([\w'’]+(?:\s+[A-Z][\w'’]+)?)\s+to\b[^.;]{0,40}$", re.IGNORECASE)
+_PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
+# effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
+_NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$", re.IGNORECASE)
+_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
 
 
 @check(Phrases)
@@ -45,10 +51,10 @@ def reasonable_effort_clause(review, params):
         found = None
         for match in pattern.finditer(item.text):
             use = is_noun_or_predicate(item.text, match.start())
-            if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav")):
+            if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
                 continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
             reading = read_at(item.text, match.start(), who)
-            if _binds_nobody(item.text, match, use, reading):
+            if _binds_nobody(item.text, match, use, reading) or _asked_of_customer(item.text, match, who):
                 continue
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
@@ -65,9 +71,20 @@ def reasonable_effort_clause(review, params):
 def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
     """Whether the effort words `match`, used as `use` ("a noun", "a condition" or None) and read as
     `reading`, are no promise of the vendor's."""
+    from clusterlint.obligations import PASSIVE
+
     words = match.group(0)
-    if use and _ACTION_WORD.match(words) and reading.modality == "description":
-        return True  # a noun no modal governs: "any attempt to assign is void"
+    if use and _ACTION_WORD.match(words) and (reading.modality == "description" or reading.subject == PASSIVE
+                                               or reading.modal.lower() == words.split()[0].lower()
+                                               or _COUNTED.search(text, max(0, match.start() - 30), match.start())):
+        return True  # a noun: "any attempt to assign is void", "... will be rejected", "the Contractor's attempts to
+        # contact" (read as its own verb), "will make up to three attempts"
+    if use == "a noun" and " ".join(words.lower().split()) == "commercially reasonable" and not _MANNER.match(text, match.end()):
+        return True  # an adjective: "a commercially reasonable equivalent" (not "in a commercially reasonable manner")
+    if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
+        return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
+    if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
+        return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
     if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
         return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
     if reading.obligor != "none":
@@ -76,10 +93,15 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return bool(_AIM_AT_A_THING.match(text, match.end())  # "the failed attempts to deliver", "makes three attempts to"
                     or _ACTION_WORD.match(words) and _DETERMINED.search(text, max(0, match.start() - 30), match.start()))
     if reading.modality == "description":
-        if use == "a noun" and " ".join(words.lower().split()) == "commercially reasonable":
-            return True  # an adjective: "a commercially reasonable equivalent"
         return "-" in words and bool(_SERVICE_CLASS.match(text, match.end()))  # "Best-effort queue jobs run only on idle nodes"
     return False
+
+
+def _asked_of_customer(text: str, match: re.Match, who) -> bool:
+    """Whether the effort words are what the vendor asks of the customer: "Provider asks the Customer
+    to make all reasonable effort to ..." binds the customer, not the vendor."""
+    asked = _ASKS.search(text, max(0, match.start() - 80), match.start())
+    return asked is not None and who.party(asked.group(1)) == "customer"
 
 
 def _read(hit, reading):
@@ -89,35 +111,36 @@ def _read(hit, reading):
 
 _EXTRA_CAPACITY = re.compile(
     r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
-    r"|\bupgrad\w*\b",
+    r"|\bupgrad\w*\b|\bincreas\w*\b",
     re.IGNORECASE,
 )
 # capacity on top of a reservation the sentence itself names: "beyond the Contracted Configuration",
 # "except for the Reserved Capacity", "above the Project's Awarded Allocation"
 _BEYOND_RESERVED = re.compile(
-    r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
-    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:[\d,]+\s+(?:[a-z]+\s+)?)?(?:reserved|committed|contracted|awarded|allocated|purchased)\b",
+    r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|in\s+excess\s+of|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
+    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+|that\s+|this\s+)?(?:[\w'’-]+\s+|\(\d+\)\s+){0,5}?(?:reserved|committed|contracted|awarded|allocated|purchased|reservation|commitment)\b",
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
-    r"\b(?:reserved|committed|contracted|dedicated)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
+    r"\b(?:reserved|committed|contracted|dedicated)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|power)\b"
     r"|\breserv(?:es?|ing|ation)\b[^.;]{0,60}?\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b",
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|cluster|hardware|equipment|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement)\s+parts|spares|components|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
+    r"|(?:spare|replacement)\s+parts|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
-    r"|\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
+    r"|(?<!depends\s)(?<!depending\s)(?<!dependent\s)\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
     r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b",
     re.IGNORECASE,
 )
 
 
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
-_SUPPLIES = re.compile(r"\b(?:shall|will|must|agrees?\s+to)\s+(?:\w+\s+)?(?:provide|supply|furnish|procure|host|make\s+available)\b", re.IGNORECASE)
+_RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b", re.IGNORECASE)
+_COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 @check(Phrases)
@@ -125,11 +148,13 @@ def subject_to_availability(review, params):
     pattern, contract = params.pattern, review.contract
     reserved = None
     for item in texts(contract):
-        if item.kind != "operative":
-            continue
+        if item.kind != "operative" or not _CAPACITY.search(item.text):
+            continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
         for match, sentence in per_sentence(pattern, item.text):
             if _NOT_BEFORE.search(item.text, max(0, match.start() - 20), match.start()):
                 continue  # "these GPUs are not subject to availability"
+            if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
+                continue  # a status, not a condition on supply: "if it answers pings we count it as available"
             if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             before = sentence_span(item.text, match.start())[0], match.start()
@@ -143,8 +168,9 @@ def subject_to_availability(review, params):
             from clusterlint.obligations import read_at
 
             reading = read_at(item.text, match.start(), clauses.parties_of(review))
-            if reading.obligor == "customer" and reading.modality == "obligation" and _SUPPLIES.search(sentence):
-                continue  # what the customer supplies ("Customer will provide rack space") is not the vendor's capacity
+            if reading.obligor == "customer" and reading.modality == "obligation" and not _RECEIVES.search(sentence):
+                continue  # the customer's own duty ("Customer will provide rack space", "return the spares, subject to courier slots"),
+                # not what it is to receive ("You will receive 64 reserved GPUs, subject to availability")
             words = " ".join(match.group(0).split())
             yield _read(review.hit_words(
                 "Contract", item.path, match,
@@ -154,34 +180,69 @@ def subject_to_availability(review, params):
             break
 
 
-_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?)"
-_CREDIT_NOUN = r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision)\s+of\s+(?:the\s+|a\s+|any\s+)?)?(?:service\s+)?(?:re-?)?credit(?:s|ing)?\b"
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement)"
+_CREDIT_NOUN = (r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
+                r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:re-?)?credit(?:s|ing)?\b")
 _SOLE_REMEDY = re.compile("|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
-    r"\b(?:sole|exclusive|only)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source)[\s*_]+of[\s*_]+)?"
+    r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
     r"(?:(?:financial|monetary|pecuniary|contractual|legal)[\s*_]+)?" + _REMEDY_NOUN + r"\b",
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
-    r"\b(?:in\s+lieu|instead)\s+of\s+(?:all|any)\s+other\s+" + _REMEDY_NOUN + r"\b",
+    r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+other\s+(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
+    # "cannot claim other compensation besides the service credit"
+    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
+    # "the single measure of responsibility of the Contractor"
+    r"\b(?:sole|single|only|exclusive)\s+(?:measure|extent)\s+of\s+(?:\w+\s+)?(?:responsibility|liability)\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
-    + r"[^.;]{0,90}?\bno\s+(?:other\s+|further\s+)?(?:right\s+or\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    + r"[^.;]{0,90}?\b(?:no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any)\s+(?:other\s+|further\s+)?(?:right\s+(?:or\s+)?(?:to\s+(?:any\s+)?(?:other\s+|further\s+)?)?)?(?:" + _REMEDY_NOUN + r"|liability)\b",
     # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
-    r"\b" + _CREDIT_NOUN + r"[^.;]{0,100}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
-    + _REMEDY_NOUN + r"\b",
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,160}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
+    + r"(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "the credit regime is exhaustive and replaces any other right", "SLA remedy: service credits only"
+    r"\b(?:is|are)\s+exhaustive\b|\breplaces?\s+(?:any|all|every)\s+other\s+(?:rights?|" + _REMEDY_NOUN + r")\b",
+    r"\bremed(?:y|ies)\s*[:=–—-]\s*" + _CREDIT_NOUN + r"\s+only\b",
+    # "the exclusive means by which Customer may be compensated", "entitled exclusively to the service credits"
+    r"\b(?:sole|exclusive|only|single)\s+(?:means|way|manner)\s+(?:by|through|in)\s+which\b",
+    r"\bentitled\s+(?:exclusively|solely|only)\s+to\s+" + _CREDIT_NOUN,
+    # "further claims ... are excluded", "no other remedy shall be available", "the only monies payable"
+    r"\b(?:further|other|additional)\s+claims?\b[^.;]{0,60}?\b(?:are|is|shall\s+be)\s+excluded\b",
+    r"\bno\s+(?:other|further)\s+" + _REMEDY_NOUN + r"\s+(?:shall|will|is|are)\s+(?:be\s+)?(?:available|payable|due)\b",
+    r"\b(?:sole|only|exclusive)\s+(?:monies|money|amounts?|sums?|payments?)\s+(?:payable|due|owed)\b",
+    # "SLA credits are all you get for downtime"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,40}?\ball\s+(?:that\s+)?(?:you|\w+)\s+(?:can\s+|will\s+)?(?:get|gets|receive|receives|recover|claim)\b(?!\s*\?)",
     # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
     r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,5}?other\s+than\s+" + _CREDIT_NOUN,
     # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
     r"\b(?:limited|restricted|confined)\s+(?:solely\s+|exclusively\s+|only\s+)?to\s+" + _CREDIT_NOUN,
+    # "all claims of the Customer ... are settled", "any claim for the outage shall be deemed satisfied"
+    r"\b(?:all|any|every)\s+(?:other\s+|further\s+)?claims?\b[^.;]{0,80}?\b(?:are|is|shall\s+be|will\s+be)\s+(?:deemed\s+|thereby\s+|fully\s+)?(?:settled|satisfied|discharged|extinguished|exhausted)\b",
+    # "shall not be liable for any unavailability except to issue the Service Credits"
+    r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
+    r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply)\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
+    # "the credit ... is the full extent of what we can offer"
+    r"\b(?:full|entire|whole)\s+extent\s+of\s+(?:what|our|its|their|the\s+\w+['’]s|\w+['’]s)\b",
     r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
     # credits that settle everything: "in full and final settlement", "discharges all of Provider's liability",
     # "settle every claim", "waives every other remedy", "may recover only Service Credits"
     r"\bfull\s+and\s+final\s+(?:settlement|satisfaction)\b",
     r"\bdischarg\w*\s+(?:all|any|the\s+(?:entire|whole))(?:\s+of)?\s+(?:\w+['’]s\s+|its\s+|our\s+)?(?:liability|obligations?)\b",
     r"\b(?:settles?|satisf(?:y|ies))\s+(?:all|every|any)\s+(?:other\s+)?(?:claims?|liabilit(?:y|ies))\b",
-    r"\bwaives?\s+(?:all|every|any)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\b",
+    r"\b(?:waives?|renounc\w*)\s+(?:to\s+)?(?:all|every|any)\s+(?:other\s+|further\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
+    # "the credits are the remedy, and there is nothing beyond them"
+    r"\bnothing\s+(?:else\s+|more\s+)?(?:beyond|besides|other\s+than|apart\s+from|except)\s+(?:them|those|these|that|it)\b",
+    # "are exhaustive of Licensee's remedies", "exhaust all claims of the Customer"
+    r"\bexhaust(?:s|ive\s+of)?\s+(?:all\s+|any\s+|every\s+)?(?:(?:the\s+)?\w+['’]s\s+|its\s+|their\s+|your\s+)?(?:other\s+)?(?:" + _REMEDY_NOUN + r"|rights?)\b",
+    # "will owe you nothing other than the credits", "anything for unavailability other than credits"
+    r"\b(?:anything|nothing)\b[^.;]{0,80}?\b(?:other\s+than|except(?:\s+for)?|save(?:\s+for)?|apart\s+from|beyond)\s+" + _CREDIT_NOUN,
+    # "Service Credits are our only liability", "The obligation to issue Service Credits states Provider's entire obligation"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,60}?\b(?:are|is|shall\s+be|will\s+be|constitutes?|represents?|states?)\s+(?:the\s+|our\s+|its\s+|\w+['’]s\s+)?(?:sole|only|entire|exclusive)\s+(?:and\s+(?:sole|only|entire|exclusive)\s+)?(?:liability|obligation)\b",
     r"\b(?:recover|claim|receive|obtain|entitled\s+to)\s+only\s+" + _CREDIT_NOUN,
     # "the only thing Provider owes"
-    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
+    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|get|gets|receives?|recovers?|offer|offers|provide|provides|give|gives|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
+    # "are exclusive of any other indemnification", "is the limit of Provider's obligation"
+    r"\bexclusive\s+of\s+(?:any|all)\s+other\s+" + _REMEDY_NOUN + r"\b",
+    r"\b(?:is|are|shall\s+be|constitutes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:\w+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|" + _REMEDY_NOUN + r")\b",
 )), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
@@ -207,12 +268,18 @@ def sole_remedy_credits(review, params):
             break
 
 
-_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|outages?|down|offline|(?:service\s+)?(?:interruptions?|disruptions?))\b", re.IGNORECASE)
+_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered|treated\s+as|regarded\s+as|counts?\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
-    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
-    r"|\b(?:cannot|can\s+not|unable\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|(?:open|establish|initiate)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
-    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
-    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping(?:s|ed|ing)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|\b(?:not|no\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
+    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
+    r"|\b(?:cannot|can\s+not|can['’]t|could\s*n[o']t|unable\s+to|not\s+able\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|hit|communicate|ssh|"
+    r"(?:pass|carry|route|send|receive|exchange)\s+(?:\w+\s+)?(?:traffic|packets|data)|logged\s+in(?:to)?|(?:open|establish|initiate|make)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
+    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
+    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping(?:s|ed|ing|able)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|(?:\bnot|n['’]t|\bno\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\bimpossib\w*\s+(?:of\s+|to\s+)?(?:access|connect|reach|communicat|log)\w*|\bcommunicat(?:ion|ing|e)\b[^.;]{0,40}?\bimpossible\b"
+    r"|\b(?:answers?|responds?|replies)\s+(?:on|at|via)\s+(?:its\s+|the\s+|a\s+)?(?:public\s+|private\s+)?(?:ip|address|endpoint|port)\b"
+    r"|\breturns?\s+(?:a\s+)?(?:valid\s+|successful\s+)?response|\b(?:no|zero)\s+(?:network\s+)?(?:packets|traffic)\b"
+    r"|\b(?:able|possible)\s+to\s+(?:access|connect|reach|log\s?in|(?:open|establish)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection))|\buplinks?\b|\bcross[\s-]?connects?\b|\bip\s+transit\b"
+    r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
     r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b",
@@ -221,7 +288,7 @@ _CONNECTIVITY = re.compile(
 _DEGRADED = re.compile(
     r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b|\bthrottl\w*"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
-    r"|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*)",
+    r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*)",
     re.IGNORECASE,
 )
 # what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances
@@ -232,15 +299,16 @@ _PARTIAL = re.compile(
 _LEAVES_OUT = re.compile(
     r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
     r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
-    r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b",
+    r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
     re.IGNORECASE,
 )
 _CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
 # what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
 _MEASURED_BY = re.compile(
-    r"\b(?:means?|refers?\s+to|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
-    r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?)\b|[:=—–]",
+    r"\b(?:means?|meaning|refers?\s+to|in\s+(?:the\s+)?case|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
+    r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
+    r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:absence|lack|loss)\s+of\b",
     re.IGNORECASE,
 )
 _MEASURES = re.compile(
@@ -268,16 +336,30 @@ def _measures_downtime(text: str, match: re.Match) -> bool:
     """Whether the connectivity words `match` are what a mention of downtime in their sentence is
     measured by: "Downtime occurs when ... unreachable", not "During an outage, Customer may connect
     to another region" or "Provider shall restore connectivity after an outage"."""
-    last = None
-    for last in _DOWNTIME.finditer(text, max(0, match.start() - 200), match.start()):
-        pass
-    if last is not None and _MEASURED_BY.search(text, last.end(), match.start()) and not _SENTENCE_END.search(text, last.end(), match.start()):
-        return True
+    for mention in _DOWNTIME.finditer(text, max(0, match.start() - 200), match.start()):  # any mention before, in the sentence
+        if not _SENTENCE_END.search(text, mention.end(), match.start()) and (
+                _MEASURED_BY.search(text, mention.end(), match.start()) or _DEFINING.search(text, max(0, mention.start() - 60), mention.start())):
+            return True  # "Downtime means ...", "It will be understood by interruption ... the impossibility of accessing"
     after = _DOWNTIME.search(text, match.end(), match.end() + 120)
-    return after is not None and bool(_MEASURES.search(text[match.end() : after.start()])) and not _SENTENCE_END.search(text, match.end(), after.start())
+    if after is None or _SENTENCE_END.search(text, match.end(), after.start()):
+        return False
+    between = text[match.end() : after.start()]
+    return bool(_MEASURES.search(between)) and not _NOT_COUNTED.search(between)  # "..., which is not counted as Downtime": left out, not the measure
 
 
-_SENTENCE_END = re.compile(r"[.;?!](?:\s|$)")
+_SENTENCE_END = re.compile(r"(?:[.;!]|\?(?!\s*A:))(?:\s|$)")  # an FAQ's "...? A: ..." goes on
+_LEADING_IF = re.compile(r"\W{0,3}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?(?:if|where|when|whenever|in\s+the\s+event\s+that)\b[^,;]{0,200},", re.IGNORECASE)
+
+
+def _credit_trigger(text: str, match: re.Match) -> bool:
+    """Whether the connectivity words `match` sit in a leading condition whose main clause grants a
+    credit ("If the Instances are unreachable for more than 43 minutes, you will receive a credit"):
+    the credit's trigger is the SLA's definition of downtime."""
+    start, end = sentence_span(text, match.start())
+    condition = _LEADING_IF.match(text, start)
+    return condition is not None and match.end() <= condition.end() and bool(_CREDIT.search(text, condition.end(), end))
+_DEFINING = re.compile(r"\b(?:understood|defined|deemed|considered|regarded)\s+(?:by|as)\b", re.IGNORECASE)
+_NOT_COUNTED = re.compile(r"\bnot\b|n['’]t\b", re.IGNORECASE)
 
 
 def _leaves_out_degradation(item):
@@ -294,12 +376,14 @@ def _leaves_out_degradation(item):
 @check(Params)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not _DOWNTIME.search(item.text):
-            continue  # both readings below need a word for downtime in the text
+        if item.kind == "recital" or not (_DOWNTIME.search(item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+            continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match, sentence in per_sentence(_CONNECTIVITY, item.text):
+        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
+            sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
-            if not _DOWNTIME.search(sentence) or degraded or _excluded(item.text, match.start()) or not _measures_downtime(item.text, match):
+            if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
+                                or _credit_trigger(item.text, match)):
                 continue
             found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"
             break

@@ -73,6 +73,127 @@ def test_tuning_shapes_fire_with_their_message(tmp_path, text, rule, message):
     assert _messages(tmp_path, text) == [(rule, message)]
 
 
+PASSIVE = '"a passive: the vendor performs"'
+
+
+@pytest.mark.parametrize("text, rule, message", [
+    # CON001: effort as the subject of a passive, hyphenated, "strive in good faith", "every effort"
+    ("Every reasonable effort will be made to restore the scheduler after a power cut.", "CON001",
+     f"clause 1.1 is a vendor obligation ({PASSIVE} + \"will\") that promises only 'Every reasonable effort'" + NO_DATE),
+    ("Node replacements are handled on a reasonable-efforts basis.", "CON001",  # "1.1 Node" is the clause's number, no figure
+     "clause 1.1 is an unattributed description that promises only 'reasonable-efforts'" + NO_DATE),
+    ("Provider shall strive in good faith to patch the firmware.", "CON001",
+     'clause 1.1 is a vendor obligation ("Provider" + "shall") that promises only \'strive in good faith\'' + NO_DATE),
+    ("The Supplier shall make every effort that the racks arrive in week 12.", "CON001",
+     'clause 1.1 is a vendor obligation ("Supplier" + "shall") that promises only \'every effort\'' + NO_DATE),
+    # CON005: space, "then available", reservation of self-supply, inventory, supplies, OEM allocation
+    ("Rack space in Hall 2 is assigned to the Customer as space allows.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'as space allows'" + AVAILABILITY),
+    ("The reserved GPUs are supplied to the extent such capacity is then available.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'to the extent such capacity is then available'" + AVAILABILITY),
+    ("The Contractor delivers the servers under reserve of availability of the goods.", "CON005",
+     'clause 1.1 is a vendor description ("Contractor") that makes capacity \'under reserve of availability\'' + AVAILABILITY),
+    ("Seller will ship the nodes provided it has them in inventory on the ship date.", "CON005",
+     'clause 1.1 is a vendor obligation ("Seller" + "will") that makes capacity \'provided it has them in inventory\'' + AVAILABILITY),
+    ("The 32 reserved nodes are handed over while supplies last.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'while supplies last'" + AVAILABILITY),
+    ("The quoted systems remain subject to allocation from the OEM.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'subject to allocation from'" + AVAILABILITY),
+    # CON006: renouncing, exhausting, "only liability", liability denied save for credits, "the full extent"
+    ("The Customer renounces any other remedy than the service credits.", "CON006",
+     "clause 1.1 makes service credits the 'renounces any other remedy'" + CREDITS),
+    ("The credits exhaust all claims of the Customer for unavailability.", "CON006",
+     "clause 1.1 makes service credits the 'exhaust all claims'" + CREDITS),
+    ("Service Credits are our only liability for missing this SLA.", "CON006",
+     "clause 1.1 makes service credits the 'Service Credits are our only liability'" + CREDITS),
+    ("Provider shall not be liable for any outage except to issue the Service Credits.", "CON006",
+     "clause 1.1 makes service credits the 'not be liable for any outage except to issue the Service Credits'" + CREDITS),
+    ("The fee credits are the full extent of what Provider owes for an outage.", "CON006",
+     "clause 1.1 makes service credits the 'full extent of what'" + CREDITS),
+    # CON007: "interrupted", "not able to access", "in case"
+    ("The Service is interrupted only when the server is not accessible through the network.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('accessible')" + DOWNTIME),
+    ("Downtime means any period in which the Client is not able to access the cluster.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('not able to access')" + DOWNTIME),
+    ("A node is regarded as unavailable in case it is not reachable from the Customer's site.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('reachable')" + DOWNTIME),
+])
+def test_blind_8_and_9_shapes_fire_with_their_message(tmp_path, text, rule, message):
+    assert _messages(tmp_path, text) == [(rule, message)]
+
+
+@pytest.mark.parametrize("text", [
+    "The probe makes three attempts to reach each node before it raises an alert.",  # a count of attempts
+    "Provider will make up to two attempts to deliver the racks.",
+    "Supplier will swap a failed card for a commercially reasonable equivalent.",  # an adjective
+    "Please try to open tickets through the portal.",  # an imperative to the customer
+    "The Government will make reasonable efforts to provide site access.",  # the buyer in federal procurement
+    '"Best Efforts" shall be deemed to require no spending beyond the Charges.',  # a definition
+    "Nodes in excess of the 64 Reserved Nodes are supplied subject to availability.",  # beyond the reservation
+    "Extra racks beyond the ten Committed Racks may be licensed subject to space being available.",
+    "Reserved capacity does not depend on demand across the fleet and is not subject to availability.",
+    "Scratch disks run on demand and depend on the user's own quota.",
+    "The login node may be unreachable during maintenance, which is not counted as Downtime.",  # left out, not the measure
+])
+def test_blind_8_and_9_shapes_that_stay_silent(tmp_path, text):
+    assert _messages(tmp_path, text) == []
+
+
+@pytest.mark.parametrize("text, rule, message", [
+    # CON005 read by concept: a condition word a few words before a supply-state word
+    ("Provider shall allocate the reserved nodes to the extent that its pool has unused capacity that month.", "CON005",
+     'clause 1.1 is a vendor obligation ("Provider" + "shall") that makes capacity \'to the extent that its pool has unused capacity\''
+     + AVAILABILITY),
+    ("Lessor shall deliver the servers provided that they can be procured from its suppliers on fair terms.", "CON005",
+     'clause 1.1 is a vendor obligation ("Lessor" + "shall") that makes capacity \'provided that they can be procured\'' + AVAILABILITY),
+    ("We can hold 32 GPUs for you, assuming our supply from the OEM comes through.", "CON005",
+     'clause 1.1 is a vendor permission ("We" + "can") that makes capacity \'assuming our supply from the OEM\'' + AVAILABILITY),
+    ("The racks are allotted as and when space allows in Hall 3.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'as and when space allows'" + AVAILABILITY),
+    # CON006: entitlement denied save for credits, an exhaustive regime, a slide bullet, liability ended, a chat line
+    ("Except for the Service Credits, the Client shall not be entitled to any compensation for outages.", "CON006",
+     "clause 1.1 makes service credits the 'Except for the Service Credits, the Client shall not be entitled to any compensation'"
+     + CREDITS),
+    ("The credit regime in this Schedule is exhaustive and replaces any other right of the Customer.", "CON006",
+     "clause 1.1 makes service credits the 'is exhaustive'" + CREDITS),
+    ("SLA remedy: service credits only", "CON006", "clause 1.1 makes service credits the 'remedy: service credits only'" + CREDITS),
+    ("Once a credit is applied, Provider shall have no further liability for that incident.", "CON006",
+     "clause 1.1 makes service credits the 'a credit is applied, Provider shall have no further liability'" + CREDITS),
+    ("Credits are all you get for downtime.", "CON006", "clause 1.1 makes service credits the 'Credits are all you get'" + CREDITS),
+    # CON007: packets, dropping off the network with a slow GPU left out, an FAQ's question and answer
+    ("An Outage is any period in which no packets can pass between the cluster and the internet.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('no packets')" + DOWNTIME),
+    ("Downtime is when a node drops off the network; a slow GPU is a support case, not downtime.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('drops off the network')" + DOWNTIME),
+    ("Q: When is my node down? A: When you can't ssh into it from outside.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity (\"can't ssh\")" + DOWNTIME),
+    # CON001: "utmost efforts", "do the possible", "attempt in good faith", a remedy that is denied
+    ("The Provider will make its utmost efforts to keep the platform running.", "CON001",
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'make its utmost efforts\'' + NO_DATE),
+    ("Supplier will do the possible to ship the nodes on time.", "CON001",
+     'clause 1.1 is a vendor obligation ("Supplier" + "will") that promises only \'do the possible\'' + NO_DATE),
+    ("We shall attempt in good faith to source spare accelerators.", "CON001",
+     'clause 1.1 is a vendor obligation ("We" + "shall") that promises only \'attempt in good faith\'' + NO_DATE),
+    ("Provider will keep the racks online at 99.5% and no compensation is owed below that, using its best efforts.", "CON001",
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'best efforts\': it has a number with a unit '
+     "but no date and no remedy for the customer" + EFFORT),
+])
+def test_blind_10_to_13_shapes_fire_with_their_message(tmp_path, text, rule, message):
+    assert _messages(tmp_path, text) == [(rule, message)]
+
+
+@pytest.mark.parametrize("text", [
+    "Provider kindly asks the Customer to make all reasonable effort to use the portal.",  # asked of the customer
+    "Customer and Provider will jointly use reasonable efforts to finish the migration.",  # both parties
+    "The Contractor's attempts to reach the Authority shall be logged.",  # a noun
+    "Customer shall return loaned parts within 14 days, subject to availability of courier slots.",  # the customer's duty
+    "Provider shall notify Customer when the reserved nodes are available for acceptance testing.",  # ready, not in stock
+    "Q: Are credits all I get? A: No; you may also cancel for repeated misses.",  # a question
+])
+def test_blind_10_to_13_shapes_that_stay_silent(tmp_path, text):
+    assert _messages(tmp_path, text) == []
+
+
 @pytest.mark.parametrize("text", [
     "Customer's goal is to finish training by June.",  # the customer's aim
     "The objective is to train a model.",  # nobody's promise
@@ -111,6 +232,9 @@ def _who(**names):
     ("We make no guarantee that spare nodes will exist.", ("vendor", "description")),
     ("You agree that the Fees are non-refundable.", ("customer", "obligation")),
     ("A node shall be deemed failed when it misses three checks.", ("none", "obligation")),  # deeming: nobody performs
+    ("The Centre will allocate the hours awarded.", ("vendor", "obligation")),  # the operator of an HPC service
+    ("The Government shall furnish the site drawings.", ("customer", "obligation")),  # the buyer in federal procurement
+    ("Every reasonable effort will be made to restore the Service.", ("vendor", "obligation")),  # effort as a passive's subject
 ])
 def test_reader_shapes(text, pair):
     assert read(text, _who(customer=["Orbit Labs"])).pair == pair
@@ -123,6 +247,19 @@ def test_an_all_caps_disclaimer_wrapped_across_lines_is_one_clause_not_headings(
         ("¶1", "THE CREDITS DESCRIBED ABOVE ARE YOUR SOLE AND EXCLUSIVE REMEDY FOR ANY SERVICE FAILURE.")]
     headed = read_pages(["SERVICE CREDITS\n\nCredits are paid monthly."], "sla.pdf").documents[0].data["spec"]["clauses"]
     assert [(c["section"], c["text"]) for c in headed] == [("SERVICE CREDITS", "Credits are paid monthly.")]
+
+
+def test_a_name_stands_for_its_first_word():
+    who = _who(vendor=["Tamsin Rack Systems Ltd"], customer=["University of Northfield"])
+    assert read("Tamsin will deliver the racks.", who).pair == ("vendor", "obligation")
+    assert read("The University shall pay the Fees.", who).pair == ("customer", "obligation")
+    assert "university" not in who.customer  # a generic first word is no name of its own
+
+
+def test_a_heading_run_into_its_first_sentence_is_no_heading():
+    pdf = "9.4 Service Credits. Service Credits\n\nare the Customer's sole and ex-\n\nclusive remedy."
+    clauses = read_pages([pdf], "sla.pdf").documents[0].data["spec"]["clauses"]
+    assert [c["text"] for c in clauses] == ["9.4 Service Credits. Service Credits are the Customer's sole and exclusive remedy."]
 
 
 def test_an_all_caps_definition_is_a_definition():
