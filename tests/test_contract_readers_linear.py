@@ -17,6 +17,7 @@ import re
 import signal
 import time
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import clusterlint
@@ -120,3 +121,22 @@ def test_contract_review_cost_per_byte_is_flat_from_16_to_256_kb(unit):
     if 3 < ratio < float("inf"):  # a busy machine can slow one measurement; a quadratic reader stays slow
         ratio = min(ratio, _per_byte_ratio(unit))
     assert ratio <= 3, f"{unit!r}: " + ("a run went over its time budget" if ratio == float("inf") else f"{ratio:.1f}x the cost per byte at 256 KB")
+
+
+@pytest.mark.parametrize("phrases, text, found", [
+    (["subject to availability"], "GPUs, subject to  availability.", ["subject to  availability"]),
+    (["(?:commercially )?reasonable efforts"], "uses reasonable efforts", ["reasonable efforts"]),
+    (["99.9% uptime", "best efforts"], "a 99.9% uptime target", ["99.9% uptime"]),  # a phrase that starts with a digit
+    (["(?:x)?y"], "a y", ["y"]),
+])
+def test_the_letter_look_ahead_keeps_what_every_phrase_matches(phrases, text, found):
+    from clusterlint.rules.clauses import phrase_pattern
+
+    assert [m.group(0) for m in phrase_pattern(phrases).finditer(text)] == found
+
+
+def test_only_phrase_lists_that_start_with_letters_get_the_look_ahead():
+    from clusterlint.rules.clauses import _starts_with_letter
+
+    assert [_starts_with_letter(p) for p in ("abc", "(?:foo )?bar", "[a-z]+", "(?:goal|aim) is")] == [True] * 4
+    assert [_starts_with_letter(p) for p in ("99.9%", r"\d+ days", "(?:a|1)x", "(?:x)?", r"\w+", "[")] == [False] * 6
