@@ -53,7 +53,12 @@ def phrase_pattern(phrases) -> re.Pattern:
     digits and punctuation in one step instead of trying every phrase at each of their characters."""
     alternatives = [_gaps(p) for p in phrases]
     letter = r"(?=[^\W\d_])" if all(_starts_with_letter(a) for a in alternatives) else ""
-    return re.compile(letter + r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+    return re.compile(letter + _joined(alternatives), re.IGNORECASE)
+
+
+def _joined(alternatives: list[str]) -> str:
+    """The phrases as one alternation, each a whole word or hyphenated compound."""
+    return r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])"
 
 
 def _starts_with_letter(pattern: str) -> bool:
@@ -103,7 +108,7 @@ class Phrases(Params):
         from clusterlint.backtracking import problem
 
         try:
-            combined = phrase_pattern(value)  # phrases that compile alone can clash together (a flag mid-pattern)
+            combined = re.compile(_joined([_gaps(p) for p in value]), re.IGNORECASE)  # phrases that compile alone can clash together (a flag mid-pattern)
         except re.error as exc:
             raise ValueError(f"the phrases do not compile together: {exc}") from None
         for phrase in value:
