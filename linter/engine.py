@@ -196,23 +196,15 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     given (clusterlint accept); a plain check does not run them at all. `config` is the
     configuration's values, for the rules that read a key of it (`parties`, `contract-kind`).
     """
-    from .sizing import Assumptions
-
     rules = builtin_rules() if rules is None else rules
-    assumed = Assumptions.from_rules(rules)
     for review in reviews(typed, shared):
+        plan, assumed = _plan(rules, frozenset(review.docs), evidence is not None, invalid)
         review.assumptions = assumed
         result.reviews.append(review)
         review.evidence = evidence
         review.config = config or {}
-        for rule in rules.values():
-            if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and evidence is None):
-                continue
-            missing = [k for k in rule.needs if k not in review.docs and k != "Evidence"]
-            if missing:
-                reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
-                if invalid:
-                    reason += " (invalid documents are not reviewed)"
+        for rule, reason in plan:
+            if reason:
                 _skip(result, rule, reason)
                 continue
             hits = []
@@ -235,6 +227,38 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                 raise RuleError(_blame(rule, exc)) from None
             for hit in hits:
                 _record(result, rule, review, hit)
+
+
+_PLANS: dict = {}  # id(rules) -> (rules, {(kinds, evidence given, invalid): plan}); rule sets are few and kept
+
+
+def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> tuple[list, object]:
+    """What `run_rules` does with each rule, in order, on a review of `kinds`: (rule, "") runs it,
+    (rule, reason) skips it; and the sizing Assumptions under `rules`. Worked out once per rule set
+    and kinds, not per file."""
+    held, plans = _PLANS.get(id(rules), (None, None))
+    if held is not rules:
+        if len(_PLANS) >= 16:
+            _PLANS.clear()
+        plans = {}
+        _PLANS[id(rules)] = (rules, plans)
+    key = (kinds, with_evidence, invalid)
+    if key not in plans:
+        from .sizing import Assumptions
+
+        plan = []
+        for rule in rules.values():
+            if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and not with_evidence):
+                continue
+            missing = [k for k in rule.needs if k not in kinds and k != "Evidence"]
+            reason = ""
+            if missing:
+                reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
+                if invalid:
+                    reason += " (invalid documents are not reviewed)"
+            plan.append((rule, reason))
+        plans[key] = plan, Assumptions.from_rules(rules)
+    return plans[key]
 
 
 def _record(result: FileResult, rule: Rule, review: Review, hit: Hit) -> None:

@@ -153,6 +153,8 @@ class Document:
 
     def page(self, path: Path, offset: int | None) -> int:
         """The PDF page a character of a text was read from (or its nearest ancestor's); 0 when not paged."""
+        if not self.spans:
+            return 0
         path = nearest(self.spans, path)
         return self._segment(path, offset or 0)[3] or 0 if path in self.spans else 0
 
