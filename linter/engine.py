@@ -22,7 +22,7 @@ class Skip(Exception):
     """Raised by a check that cannot run on this review; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
 class PartSkip:
     """Yielded by a check that cannot judge one part of a review (a pool whose accelerator the catalog
     does not know): the engine records the reason as a skip and keeps the check's other findings."""
@@ -39,7 +39,7 @@ class ParamError(Exception):
         self.param = param
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
 class Hit:
     """What a check yields: a place (document kind + spec path) and a message."""
 
