@@ -127,7 +127,7 @@ class FileResult:
         a document was not read, or a shared document it depends on that was not."""
         from .rule_selection import ALWAYS_ON
 
-        first = next((f for f in sorted(self.findings) if f.rule in ALWAYS_ON), None)
+        first = min((f for f in self.findings if f.rule in ALWAYS_ON), default=None)
         if first is not None:
             return f"{first.file}:{first.line}:{first.column}: {first.rule} {first.message}"
         return self.blocked
