@@ -386,7 +386,9 @@ class _Reader:
         tag = event.tag
         if tag is not None and tag != "!":
             return tag
-        return _resolve(_RESOLVERS, event.value) if event.implicit[0] else _SCALAR_STR
+        if not event.implicit[0] or event.value[:1] not in _RESOLVERS:  # quoted, or a first letter no resolver claims: most keys
+            return _SCALAR_STR
+        return _resolve(_RESOLVERS, event.value)
 
     def _scalar(self, event):
         tag = self._tag(event)
