@@ -74,6 +74,7 @@ class Review:
     assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
     evidence: object = None  # evidence.Evidence from delivered nodes (clusterlint accept), else None
     config: dict = field(default_factory=dict)  # the configuration's values (parties, contract-kind); {} for defaults
+    known: dict = field(default_factory=dict, repr=False)  # id(accelerator) -> (it, its facts): `facts` works each out once a review
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
@@ -91,7 +92,10 @@ class Review:
     def facts(self, pool) -> catalog.AcceleratorFacts:
         """Facts for a pool's accelerator: the catalog's, with the figures the spec gives in their
         place (cited "spec"); skips the rule when the model is unknown and the spec gives none."""
-        facts = catalog.for_accelerator(pool.accelerator)
+        acc = pool.accelerator
+        if id(acc) not in self.known:
+            self.known[id(acc)] = acc, catalog.for_accelerator(acc)
+        facts = self.known[id(acc)][1]
         if facts is None:
             raise Skip(f"accelerator {pool.accelerator.model!r} is not in the catalog (see SPEC004)")
         return facts
