@@ -47,8 +47,10 @@ class Settings:
 
     def rules_for(self, path: str) -> dict:
         """The rules that run on `path`: selected, less its per-file ignores."""
-        relative = os.path.relpath(os.path.abspath(path), self.base) if path != "-" else "-"
-        ignored = tuple(sorted({s for pattern, sels in self.values["per-file-ignores"].items() if glob_matches(pattern, relative) for s in sels}))
+        ignored = ()
+        if self.values["per-file-ignores"]:
+            relative = os.path.relpath(os.path.abspath(path), self.base) if path != "-" else "-"
+            ignored = tuple(sorted({s for pattern, sels in self.values["per-file-ignores"].items() if glob_matches(pattern, relative) for s in sels}))
         if ignored not in self._by_file:
             layers = self.layers + ([(None, [], list(ignored))] if ignored else [])
             enabled = select(list(self.rules), layers)

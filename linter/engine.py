@@ -22,7 +22,7 @@ class Skip(Exception):
     """Raised by a check that cannot run on this review; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
 class PartSkip:
     """Yielded by a check that cannot judge one part of a review (a pool whose accelerator the catalog
     does not know): the engine records the reason as a skip and keeps the check's other findings."""
@@ -39,7 +39,7 @@ class ParamError(Exception):
         self.param = param
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
 class Hit:
     """What a check yields: a place (document kind + spec path) and a message."""
 
@@ -74,6 +74,7 @@ class Review:
     assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
     evidence: object = None  # evidence.Evidence from delivered nodes (clusterlint accept), else None
     config: dict = field(default_factory=dict)  # the configuration's values (parties, contract-kind); {} for defaults
+    known: dict = field(default_factory=dict, repr=False)  # id(accelerator) -> (it, its facts): `facts` works each out once a review
 
     def hit(self, kind: str, path, message: str, **kw) -> Hit:
         """A finding at `path`; figures an `instance:` filled near it are added to its evidence."""
@@ -91,7 +92,10 @@ class Review:
     def facts(self, pool) -> catalog.AcceleratorFacts:
         """Facts for a pool's accelerator: the catalog's, with the figures the spec gives in their
         place (cited "spec"); skips the rule when the model is unknown and the spec gives none."""
-        facts = catalog.for_accelerator(pool.accelerator)
+        acc = pool.accelerator
+        if id(acc) not in self.known:
+            self.known[id(acc)] = acc, catalog.for_accelerator(acc)
+        facts = self.known[id(acc)][1]
         if facts is None:
             raise Skip(f"accelerator {pool.accelerator.model!r} is not in the catalog (see SPEC004)")
         return facts
@@ -127,7 +131,7 @@ class FileResult:
         a document was not read, or a shared document it depends on that was not."""
         from .rule_selection import ALWAYS_ON
 
-        first = next((f for f in sorted(self.findings) if f.rule in ALWAYS_ON), None)
+        first = min((f for f in self.findings if f.rule in ALWAYS_ON), default=None)
         if first is not None:
             return f"{first.file}:{first.line}:{first.column}: {first.rule} {first.message}"
         return self.blocked
@@ -196,23 +200,15 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     given (clusterlint accept); a plain check does not run them at all. `config` is the
     configuration's values, for the rules that read a key of it (`parties`, `contract-kind`).
     """
-    from .sizing import Assumptions
-
     rules = builtin_rules() if rules is None else rules
-    assumed = Assumptions.from_rules(rules)
     for review in reviews(typed, shared):
+        plan, assumed = _plan(rules, frozenset(review.docs), evidence is not None, invalid)
         review.assumptions = assumed
         result.reviews.append(review)
         review.evidence = evidence
         review.config = config or {}
-        for rule in rules.values():
-            if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and evidence is None):
-                continue
-            missing = [k for k in rule.needs if k not in review.docs and k != "Evidence"]
-            if missing:
-                reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
-                if invalid:
-                    reason += " (invalid documents are not reviewed)"
+        for rule, reason in plan:
+            if reason:
                 _skip(result, rule, reason)
                 continue
             hits = []
@@ -235,6 +231,38 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                 raise RuleError(_blame(rule, exc)) from None
             for hit in hits:
                 _record(result, rule, review, hit)
+
+
+_PLANS: dict = {}  # id(rules) -> (rules, {(kinds, evidence given, invalid): plan}); rule sets are few and kept
+
+
+def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> tuple[list, object]:
+    """What `run_rules` does with each rule, in order, on a review of `kinds`: (rule, "") runs it,
+    (rule, reason) skips it; and the sizing Assumptions under `rules`. Worked out once per rule set
+    and kinds, not per file."""
+    held, plans = _PLANS.get(id(rules), (None, None))
+    if held is not rules:
+        if len(_PLANS) >= 16:
+            _PLANS.clear()
+        plans = {}
+        _PLANS[id(rules)] = (rules, plans)
+    key = (kinds, with_evidence, invalid)
+    if key not in plans:
+        from .sizing import Assumptions
+
+        plan = []
+        for rule in rules.values():
+            if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and not with_evidence):
+                continue
+            missing = [k for k in rule.needs if k not in kinds and k != "Evidence"]
+            reason = ""
+            if missing:
+                reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
+                if invalid:
+                    reason += " (invalid documents are not reviewed)"
+            plan.append((rule, reason))
+        plans[key] = plan, Assumptions.from_rules(rules)
+    return plans[key]
 
 
 def _record(result: FileResult, rule: Rule, review: Review, hit: Hit) -> None:

@@ -8,9 +8,14 @@ SEVERITIES = ("error", "warning", "info")
 RANK = {"error": 3, "warning": 2, "info": 1, "never": 99}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(order=True, unsafe_hash=True)
 class Finding:
     """One finding, ordered by place then rule; equality includes the message.
+
+    Not changed once made, but not frozen either: a frozen dataclass's __init__ sets each field
+    through object.__setattr__, three times the cost of a plain one, and a run makes a finding
+    (and a Hit) for every file. `unsafe_hash` hashes the compared fields, as
+    frozen does. The same holds for Hit, PartSkip, Related and sizing.Allocation.
 
     `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).
     """
@@ -48,7 +53,7 @@ class Finding:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as Finding
 class Related:
     """Another place a finding depends on: for a quote's finding caused together with the workload
     or contract given with --workload / --contract, the line of that document it reads."""

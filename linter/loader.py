@@ -74,7 +74,7 @@ for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
     for _tag, _regexp in _resolvers:
         if _tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"):
             _Loader.add_implicit_resolver(_tag, _regexp, [_first])
-_YAML11 = yaml.resolver.Resolver()
+_YAML11_RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers  # PyYAML's YAML 1.1 table
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -93,6 +93,9 @@ _NULL = "tag:yaml.org,2002:null"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
+_RESOLVERS = _Loader.yaml_implicit_resolvers  # a plain scalar's first character -> [(tag, pattern)]
+ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+SequenceStartEvent, SequenceEndEvent, MappingEndEvent = yaml.SequenceStartEvent, yaml.SequenceEndEvent, yaml.MappingEndEvent
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,8 @@ class Document:
 
     def page(self, path: Path, offset: int | None) -> int:
         """The PDF page a character of a text was read from (or its nearest ancestor's); 0 when not paged."""
+        if not self.spans:
+            return 0
         path = nearest(self.spans, path)
         return self._segment(path, offset or 0)[3] or 0 if path in self.spans else 0
 
@@ -237,15 +242,20 @@ class _Reader:
         self.open: set = set()  # anchors whose node is being read
         self.recorders: list[list] = []  # the events of each anchored node being read
         self.replays: list = []  # iterators over the recorded events of aliases being expanded
+        self.next_event = parser.get_event  # the parser's own method while no alias replays and no anchor records
 
-    def next_event(self):
-        if not self.replays and not self.recorders:
-            return self.parser.get_event()  # no alias being expanded, no anchor being recorded: most of a file
+    def _follow(self) -> None:
+        """Read events from the parser directly (most of a file), or through `_replayed` while an alias
+        is being expanded or an anchored node recorded."""
+        self.next_event = self._replayed if self.replays or self.recorders else self.parser.get_event
+
+    def _replayed(self):
         while self.replays:
             event = next(self.replays[-1], None)
             if event is not None:
                 return event
             self.replays.pop()
+            self._follow()
         event = self.parser.get_event()
         for events in self.recorders:
             events.append(event)
@@ -254,9 +264,10 @@ class _Reader:
     def document(self, path: Path = ()):
         """The next document's data (_END for an empty one); the parser stands at its start."""
         self.anchors, self.open, self.recorders, self.replays = {}, set(), [], []
+        self._follow()
         self.parser.get_event()  # document start
         first = self.next_event()
-        if isinstance(first, yaml.ScalarEvent) and first.value == "" and self._tag(first) == _NULL:
+        if type(first) is ScalarEvent and first.value == "" and self._tag(first) == _NULL:
             value = _END  # an empty document (a trailing ---): skipped, as YAML tools do
         else:
             value = self.read(first, path, 0)
@@ -266,21 +277,23 @@ class _Reader:
     def skip_document(self) -> None:
         """After a refused node: pass over the rest of the document's events."""
         self.replays, self.recorders = [], []
+        self._follow()
         while not isinstance(self.parser.get_event(), yaml.DocumentEndEvent):
             pass
 
-    def read(self, event, path: Path, depth: int):
-        """The value of the node that begins with `event`."""
-        if isinstance(event, yaml.AliasEvent):
+    def _anchored(self, event, path: Path, depth: int):
+        """The value of an alias (its anchor's events replayed), or of a node that sets an anchor."""
+        if type(event) is AliasEvent:
             if event.anchor in self.open:
                 raise _Abort(f"alias *{event.anchor} is inside the node it names: a structure that never ends", event)
             if event.anchor not in self.anchors:
                 raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
             self.replays.append(iter(self.anchors[event.anchor][1]))
+            self._follow()
             return self.read(self.next_event(), path, depth)
-        anchor = event.anchor if not self.replays else None  # a replayed node's anchors are known already
-        if anchor is None:
-            return self._value(event, path, depth)
+        if self.replays:  # a replayed node's anchors are known already
+            return self.read(event, path, depth, True)
+        anchor = event.anchor
         if anchor in self.anchors or anchor in self.open:
             first = self.anchors[anchor][0].start_mark if anchor in self.anchors else None
             raise yaml.composer.ComposerError(f"found duplicate anchor {anchor!r}; first occurrence", first,
@@ -288,38 +301,49 @@ class _Reader:
         events = [event]
         self.open.add(anchor)
         self.recorders.append(events)
+        self._follow()
         try:
-            value = self._value(event, path, depth)
+            value = self.read(event, path, depth, True)
         finally:
             self.recorders.pop()
+            self._follow()
             self.open.discard(anchor)
         self.anchors[anchor] = (event, events)
         return value
 
-    def _value(self, event, path: Path, depth: int):
+    def read(self, event, path: Path, depth: int, anchored: bool = False):
+        """The value of the node that begins with `event` (`anchored`: its anchor is dealt with)."""
+        if event.anchor is not None and not anchored:
+            return self._anchored(event, path, depth)
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
-        if depth >= MAX_DEPTH and not isinstance(event, yaml.ScalarEvent):  # the 65th collection, counting the outermost
-            raise _TooDeep(event.start_mark)
-        if isinstance(event, yaml.ScalarEvent):
-            self.doc.positions.setdefault(path, _pos(event))
+        kind = type(event)
+        doc = self.doc
+        if kind is ScalarEvent:
+            if path not in doc.positions:
+                mark = event.start_mark
+                doc.positions[path] = (mark.line + 1, mark.column + 1)
             return self._scalar(event)
-        self.doc.positions.setdefault(path, self.doc.key_positions.get(path, _pos(event)))
-        if isinstance(event, yaml.SequenceStartEvent):
-            tag = event.tag if event.tag not in (None, "!") else _SEQ
-            if tag != _SEQ:
+        if depth >= MAX_DEPTH:  # the 65th collection, counting the outermost
+            raise _TooDeep(event.start_mark)
+        if path not in doc.positions:
+            doc.positions[path] = doc.key_positions.get(path) or _pos(event)
+        tag = event.tag
+        if kind is SequenceStartEvent:
+            if tag is not None and tag != "!" and tag != _SEQ:
                 raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
             items: list = []
-            while not isinstance(item := self.next_event(), yaml.SequenceEndEvent):
+            while type(item := self.next_event()) is not SequenceEndEvent:
                 items.append(self.read(item, path + (len(items),), depth + 1))
             return items
-        tag = event.tag if event.tag not in (None, "!") else _MAP
-        if tag != _MAP:
+        if tag is not None and tag != "!" and tag != _MAP:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         result: dict = {}
-        while not isinstance(key_event := self.next_event(), yaml.MappingEndEvent):
-            if isinstance(key_event, yaml.ScalarEvent) and key_event.value == "<<" and self._tag(key_event) == _MERGE:
+        key_positions = doc.key_positions
+        key_path = path + ("<key>",)
+        while type(key_event := self.next_event()) is not MappingEndEvent:
+            if type(key_event) is ScalarEvent and key_event.value == "<<" and self._tag(key_event) == _MERGE:
                 value_event = self.next_event()
                 merged = self.read(value_event, path, depth + 1)
                 for source in merged if isinstance(merged, list) else [merged]:
@@ -328,19 +352,20 @@ class _Reader:
                     for k, v in source.items():
                         result.setdefault(k, v)
                 continue
-            key = self.read(key_event, path + ("<key>",), depth + 1)
+            key = self.read(key_event, key_path, depth + 1)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise _Abort("a mapping key must be a plain scalar", key_event)
+            at = path + (key,)
             if key in result:
-                first = self.doc.key_positions.get(path + (key,), (0, 0))
+                first = key_positions.get(at, (0, 0))
                 line, col = _pos(key_event)
                 self.problems.append(
-                    Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, path + (key,))
+                    Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, at)
                 )
                 self._pass_over(self.next_event())
                 continue
-            self.doc.key_positions[path + (key,)] = _pos(key_event)
-            result[key] = self.read(self.next_event(), path + (key,), depth + 1)
+            key_positions[at] = _pos(key_event)
+            result[key] = self.read(self.next_event(), at, depth + 1)
         return result
 
     def _pass_over(self, event) -> None:
@@ -355,44 +380,40 @@ class _Reader:
                 return
             event = self.next_event()
 
-    def _tag(self, event) -> str:
-        return event.tag if event.tag not in (None, "!") else self.parser.resolve(yaml.ScalarNode, event.value, event.implicit)
+    @staticmethod
+    def _tag(event) -> str:
+        """A scalar's tag: its own, or the one its plain text resolves to in YAML 1.2 (`_Loader`'s resolvers)."""
+        tag = event.tag
+        if tag is not None and tag != "!":
+            return tag
+        if not event.implicit[0] or event.value[:1] not in _RESOLVERS:  # quoted, or a first letter no resolver claims: most keys
+            return _SCALAR_STR
+        return _resolve(_RESOLVERS, event.value)
 
     def _scalar(self, event):
         tag = self._tag(event)
+        text = event.value
+        plain_number = not event.style and text[:1] in _NUMERIC_START  # plain (the C parser says '', the Python one None)
+        if tag == _SCALAR_STR and not plain_number:
+            return text
         if tag not in _SCALAR_TAGS:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
-        plain_number = not event.style and event.value[:1] in _NUMERIC_START  # plain (the C parser says '', the Python one None)
-        if tag == _SCALAR_STR and not plain_number:
-            return event.value
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
         try:
-            value = self._int(node) if tag == _SCALAR_INT else node.value if tag == _SCALAR_STR \
-                else self.constructor.yaml_constructors[tag](self.constructor, node)
+            value = _int(text) if tag == _SCALAR_INT else text if tag == _SCALAR_STR \
+                else self.constructor.yaml_constructors[tag](self.constructor, _node(tag, event))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
-            raise _Abort(f"{node.value!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
-        if plain_number and not _SAME_IN_BOTH.fullmatch(node.value):
-            self._same_in_yaml_11(node, value)
+            raise _Abort(f"{text!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
+        if plain_number and not _SAME_IN_BOTH.fullmatch(text):
+            self._same_in_yaml_11(_node(tag, event), value)
         if isinstance(value, float) and value != value:  # .nan
             return value
         if isinstance(value, (datetime.date, datetime.datetime)):
             return value.isoformat()  # as JSON Schema sees it: a string with format date
         return value
 
-    @staticmethod
-    def _int(node) -> int:
-        """A YAML 1.2 core integer: decimal, 0o octal or 0x hexadecimal (no 1.1 forms: 010, 1_000, 1:30, 0b1)."""
-        text = node.value
-        if re.fullmatch(r"[-+]?[0-9]+", text):
-            return int(text, 10)
-        for prefix, base, digits in (("0o", 8, "[0-7]+"), ("0x", 16, "[0-9a-fA-F]+")):
-            if text.startswith(prefix) and re.fullmatch(digits, text[2:]):
-                return int(text[2:], base)
-        raise ValueError("not a YAML 1.2 integer (such as 42, -7, 0o17 or 0x1F)")
-
     def _same_in_yaml_11(self, node, value) -> None:
         """SPEC001 where YAML 1.1 reads a plain scalar as a different number (or a number as text)."""
-        old_tag = _YAML11.resolve(yaml.ScalarNode, node.value, (True, False))
+        old_tag = _resolve(_YAML11_RESOLVERS, node.value)
         if node.tag not in _NUMBER_TAGS and old_tag not in _NUMBER_TAGS:
             return
         try:
@@ -406,6 +427,34 @@ class _Reader:
         self.problems.append(Problem(
             "SPEC001", f"{node.value!r} is {_reading(value)} in YAML 1.2 (JSON Schema, editors) but {_reading(old)} in YAML 1.1: "
             f"write the number as {number!r}, or quote the text", line, col))
+
+
+def _resolve(resolvers: dict, text: str) -> str:
+    """The tag of a plain scalar's text under `resolvers` (first character -> [(tag, pattern)]), as
+    PyYAML's Resolver.resolve gives it."""
+    for tag, regexp in resolvers.get(text[:1], ()):
+        if regexp.match(text):
+            return tag
+    return _SCALAR_STR
+
+
+def _node(tag: str, event) -> yaml.ScalarNode:
+    return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+
+
+_DECIMAL = re.compile(r"[-+]?[0-9]+")
+_OCTAL = re.compile(r"[0-7]+")
+_HEXADECIMAL = re.compile(r"[0-9a-fA-F]+")
+
+
+def _int(text: str) -> int:
+    """A YAML 1.2 core integer: decimal, 0o octal or 0x hexadecimal (no 1.1 forms: 010, 1_000, 1:30, 0b1)."""
+    if _DECIMAL.fullmatch(text):
+        return int(text, 10)
+    for prefix, base, digits in (("0o", 8, _OCTAL), ("0x", 16, _HEXADECIMAL)):
+        if text.startswith(prefix) and digits.fullmatch(text[2:]):
+            return int(text[2:], base)
+    raise ValueError("not a YAML 1.2 integer (such as 42, -7, 0o17 or 0x1F)")
 
 
 def _reading(value) -> str:

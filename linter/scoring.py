@@ -35,8 +35,10 @@ def scorecard(findings, not_reviewed: str = "") -> dict:
     if not_reviewed:
         return {"score": None, "grade": None, "not_reviewed": not_reviewed, "points": round(points, 2), "areas": {}}
     score = round(max(0.0, 100.0 - points), 2)
-    areas = {}
-    for area in SCORED_AREAS:
-        lost = sum(f.score for f in findings if area_of(f.rule) == area)
-        areas[area] = round(max(0.0, 100.0 - lost), 2)
+    lost = dict.fromkeys(SCORED_AREAS, 0)
+    for f in findings:
+        area = area_of(f.rule)
+        if area in lost:
+            lost[area] += f.score
+    areas = {area: round(max(0.0, 100.0 - points), 2) for area, points in lost.items()}
     return {"score": score, "grade": grade(score), "points": round(points, 2), "areas": areas}

@@ -75,7 +75,7 @@ def assumptions(review) -> Assumptions:
     return review.assumptions or Assumptions.from_rules({})
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
 class Allocation:
     """The accelerators a workload runs on: which pool, how many, and how that was decided."""
 
