@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import field_validator
 
@@ -51,6 +52,11 @@ def phrase_pattern(phrases) -> re.Pattern:
     """One case-insensitive pattern for a list of phrases; a space in a phrase matches any gap. When
     every phrase starts with a letter, a look-ahead for one lets the scan pass over runs of spaces,
     digits and punctuation in one step instead of trying every phrase at each of their characters."""
+    return _phrase_pattern(tuple(phrases))
+
+
+@lru_cache(maxsize=64)  # a rule's pattern is asked for on every review
+def _phrase_pattern(phrases: tuple) -> re.Pattern:
     alternatives = [_gaps(p) for p in phrases]
     letter = r"(?=[^\W\d_])" if all(_starts_with_letter(a) for a in alternatives) else ""
     return re.compile(letter + _joined(alternatives), re.IGNORECASE)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import lru_cache
 
 import pytest
 from pathlib import Path
@@ -15,6 +16,8 @@ CORPUS = Path(__file__).parent / "corpus"
 sys.path.insert(0, str(CORPUS))
 
 import score  # noqa: E402
+
+_score = lru_cache(maxsize=None)(score.score)  # each split is read once per session (the results are not changed)
 
 TARGET = 0.9
 MET = ("blind", "blind-3")  # blind splits that meet the target
@@ -38,7 +41,7 @@ def test_corpus_is_large_enough_and_the_blind_splits_are_over_a_quarter():
     assert sizes["blind"] >= 110 and all(sizes[split] >= 150 for split in BLIND[1:])
     assert sum(sizes[split] for split in BLIND) >= sum(sizes.values()) / 4
     for split in score.SPLITS:
-        counts, _, _ = score.score(split)
+        counts, _, _ = _score(split)
         assert all(c["labelled"] >= 4 for c in counts.values()), split
 
 
@@ -51,13 +54,13 @@ def test_every_new_clause_is_labelled_in_full():
 
 @pytest.mark.parametrize("split", ["tuning", *MET])
 def test_precision_and_recall_at_least_target(split):
-    counts, misses, _ = score.score(split)
+    counts, misses, _ = _score(split)
     assert {rule: (c["precision"] >= TARGET, c["recall"] >= TARGET) for rule, c in counts.items()} == {r: (True, True) for r in score.RULES}, misses
 
 
 @pytest.mark.parametrize("split", list(FIRST_READING))
 def test_a_later_blind_split_does_not_fall_below_its_first_reading(split):
-    counts, _, _ = score.score(split)  # its misses are not printed: nothing is tuned on them
+    counts, _, _ = _score(split)  # its misses are not printed: nothing is tuned on them
     floor = FIRST_READING[split]
     assert {rule: (round(c["precision"], 2) >= floor[rule][0], round(c["recall"], 2) >= floor[rule][1])
             for rule, c in counts.items()} == {r: (True, True) for r in score.RULES}
@@ -65,7 +68,7 @@ def test_a_later_blind_split_does_not_fall_below_its_first_reading(split):
 
 @pytest.mark.parametrize("split", BLIND)
 def test_obligor_and_modality_read_on_most_of_a_blind_split(split):
-    _, _, read = score.score(split)  # the clauses read wrong are not printed: nothing is tuned on them
+    _, _, read = _score(split)  # the clauses read wrong are not printed: nothing is tuned on them
     obligor, modality = READ_FLOOR[split]
     assert read["labelled"] == len(score.load(split))
     assert read["obligor"] >= obligor * read["labelled"] and read["modality"] >= modality * read["labelled"], len(read["wrong"])
@@ -76,8 +79,8 @@ def test_script_prints_the_figures_of_each_split_and_fails_when_one_misses_the_t
     for split in score.SPLITS:
         assert f"{split} split: {len(score.load(split))} labelled clauses" in proc.stdout
     assert proc.stdout.count("CON007: precision ") == len(score.SPLITS) + 1  # and the blind splits together
-    pooled = {rule: sum(score.score(split)[0][rule]["tp"] for split in BLIND) for rule in score.RULES}
+    pooled = {rule: sum(_score(split)[0][rule]["tp"] for split in BLIND) for rule in score.RULES}
     together = proc.stdout.split("the blind splits together")[1]
     assert all(f"(tp {tp}," in together for tp in pooled.values()), together
-    met = all(c["precision"] >= TARGET and c["recall"] >= TARGET for split in score.SPLITS for c in score.score(split)[0].values())
+    met = all(c["precision"] >= TARGET and c["recall"] >= TARGET for split in score.SPLITS for c in _score(split)[0].values())
     assert proc.returncode == (0 if met else 1), proc.stderr
