@@ -140,3 +140,15 @@ def test_only_phrase_lists_that_start_with_letters_get_the_look_ahead():
 
     assert [_starts_with_letter(p) for p in ("abc", "(?:foo )?bar", "[a-z]+", "(?:goal|aim) is")] == [True] * 4
     assert [_starts_with_letter(p) for p in ("99.9%", r"\d+ days", "(?:a|1)x", "(?:x)?", r"\w+", "[")] == [False] * 6
+
+
+def test_every_built_in_phrase_list_passes_the_check_a_user_list_gets_on_every_run():
+    from clusterlint.builtin_data import RULES
+    from clusterlint.rules.clauses import _builtin_phrase_lists, check_phrases
+
+    lists = _builtin_phrase_lists()
+    assert len(lists) == sum("phrases" in (rule.get("params") or {}) for rule in RULES.values()) >= 2  # CON001, CON005
+    for phrases in lists:
+        check_phrases(list(phrases))  # raises ValueError with the reason
+    with pytest.raises(ValueError, match="exponential or polynomial time"):
+        check_phrases(["(a+)+b"])
