@@ -180,3 +180,33 @@ def problem(pattern: str, ignore_case: bool = False) -> str | None:
     parsed = _p.parse(pattern, re.IGNORECASE if ignore_case else 0)
     flags = parsed.state.flags if hasattr(parsed, "state") else parsed.pattern.flags
     return _Analysis(bool(flags & re.IGNORECASE)).problem(parsed)
+
+
+def starts_with_letter(pattern: str) -> bool:
+    """Whether every match of `pattern` (read case-insensitively) starts with a letter, so that a scan
+    may pass over anything else before trying it; False when that cannot be told. The items are read
+    exactly, not through `_Analysis.first`, whose character sets stop at U+024F: a phrase opening
+    with a curly quote must not be taken for one opening with a letter."""
+
+    def first(items: list, rest: list) -> bool:
+        for i, (code, value) in enumerate(items):
+            if code in (_c.ASSERT, _c.ASSERT_NOT, _c.AT):
+                continue  # zero-width: the next item decides
+            if code is _c.LITERAL:
+                return chr(value).isalpha()
+            if code is _c.IN:
+                return all(kind is _c.LITERAL and chr(v).isalpha() or kind is _c.RANGE and chr(v[0]).isalpha() and chr(v[1]).isalpha()
+                           for kind, v in value)
+            if code is _c.BRANCH:
+                return all(first(list(branch), items[i + 1 :] + rest) for branch in value[1])
+            if code is _c.SUBPATTERN:
+                return first(list(value[-1]), items[i + 1 :] + rest)
+            if code in _REPEATS:
+                return first(list(value[2]), []) and (value[0] > 0 or first(items[i + 1 :] + rest, []))
+            return False
+        return bool(rest) and first(rest, [])
+
+    try:
+        return first(list(_p.parse(pattern, re.IGNORECASE)), [])
+    except (re.error, RecursionError):
+        return False

@@ -279,7 +279,7 @@ _RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "t
 _IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby", "are"}
 
 
-_HYPHENATED = re.compile(r"[^\W\d_]-\s*$")  # a word broken at the line's end ("FAIL-"): the sentence runs on
+_BROKEN_WORD = re.compile(r"[^\W\d_]-\s*$")  # a word broken at the line's end ("FAIL-"): the sentence runs on
 _RUN_IN = re.compile(r"[^\W\d_]{2}[.;:]\s+[A-Z][a-z]")  # a heading run into its first sentence: "9.4 Service Credits. Service Credits represent"
 
 
@@ -294,7 +294,7 @@ def _title(line: str) -> bool:
         and not line.rstrip().endswith((".", ";", ":", ","))
         and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
         and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
-        and not _HYPHENATED.search(line)
+        and not _BROKEN_WORD.search(line)
         and not _RUN_IN.search(line)
         and not any(w.lower() in _IN_A_SENTENCE for w in words)
     )

@@ -58,42 +58,15 @@ def phrase_pattern(phrases) -> re.Pattern:
 @lru_cache(maxsize=64)  # a rule's pattern is asked for on every review
 def _phrase_pattern(phrases: tuple) -> re.Pattern:
     alternatives = [_gaps(p) for p in phrases]
-    letter = r"(?=[^\W\d_])" if all(_starts_with_letter(a) for a in alternatives) else ""
+    from clusterlint.backtracking import starts_with_letter
+
+    letter = r"(?=[^\W\d_])" if all(starts_with_letter(a) for a in alternatives) else ""
     return re.compile(letter + _joined(alternatives), re.IGNORECASE)
 
 
 def _joined(alternatives: list[str]) -> str:
     """The phrases as one alternation, each a whole word or hyphenated compound."""
     return r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])"
-
-
-def _starts_with_letter(pattern: str) -> bool:
-    """Whether every match of `pattern` starts with a letter (False when that cannot be told)."""
-    from re import _constants as op, _parser
-
-    def first(items: list, rest: list) -> bool:
-        for i, (code, value) in enumerate(items):
-            if code in (op.ASSERT, op.ASSERT_NOT, op.AT):
-                continue  # zero-width: the next item decides
-            if code is op.LITERAL:
-                return chr(value).isalpha()
-            if code is op.IN:
-                return all(kind is op.LITERAL and chr(v).isalpha() or kind is op.RANGE and chr(v[0]).isalpha() and chr(v[1]).isalpha()
-                           for kind, v in value)
-            if code is op.BRANCH:
-                return all(first(list(branch), items[i + 1 :] + rest) for branch in value[1])
-            if code is op.SUBPATTERN:
-                return first(list(value[3]), items[i + 1 :] + rest)
-            if code in (op.MAX_REPEAT, op.MIN_REPEAT):
-                body = first(list(value[2]), [])
-                return body and (value[0] > 0 or first(items[i + 1 :] + rest, []))
-            return False
-        return bool(rest) and first(rest, [])
-
-    try:
-        return first(list(_parser.parse(pattern, re.IGNORECASE)), [])
-    except (re.error, RecursionError):
-        return False
 
 
 def check_phrases(value: list[str]) -> None:

@@ -136,10 +136,10 @@ def test_the_letter_look_ahead_keeps_what_every_phrase_matches(phrases, text, fo
 
 
 def test_only_phrase_lists_that_start_with_letters_get_the_look_ahead():
-    from clusterlint.rules.clauses import _starts_with_letter
+    from clusterlint.backtracking import starts_with_letter
 
-    assert [_starts_with_letter(p) for p in ("abc", "(?:foo )?bar", "[a-z]+", "(?:goal|aim) is")] == [True] * 4
-    assert [_starts_with_letter(p) for p in ("99.9%", r"\d+ days", "(?:a|1)x", "(?:x)?", r"\w+", "[")] == [False] * 6
+    assert [starts_with_letter(p) for p in ("abc", "(?:foo )?bar", "[a-z]+", "(?:goal|aim) is", "(?<=our )goal")] == [True] * 5
+    assert [starts_with_letter(p) for p in ("99.9%", r"\d+ days", "(?:a|1)x", "(?:x)?", r"\w+", "[", "“best”")] == [False] * 7
 
 
 def test_every_built_in_phrase_list_passes_the_check_a_user_list_gets_on_every_run():
