@@ -59,7 +59,6 @@ _CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK
                         r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
 _PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent|drawn|shown|sold|set)\b[^.;]{0,40}?\bby\s+", re.IGNORECASE)
 _THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
-_SUBJECT_START = re.compile(r"\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?(?:the\s+)?", re.IGNORECASE)  # after the clause's number
 _PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t)|made|done|held|kept|sent|paid|drawn|shown|sold|set)\b", re.IGNORECASE)  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
@@ -244,11 +243,7 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
         return Reading(obligor, "description", subject, "")
     kind = governing.lastgroup
     lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
-    lo = max(lead, _clause_start(sentence, governing.start()))
-    obligor, subject = _subject(sentence, lo, governing.start(), who)
-    joint = who.pattern.match(sentence, _SUBJECT_START.match(sentence, lead).end()) if obligor in ("vendor", "customer") else None
-    if joint and _AND.fullmatch(sentence, joint.end(), lo) and who.party(joint.group(0)) not in (obligor, "none"):
-        obligor, subject = "both", f"{joint.group(0)} and {subject}"  # "Customer and Provider will jointly ...": the "and" joins the subjects
+    obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start(), who)), governing.start(), who)
     agent = _PASSIVE_AGENT.match(sentence, governing.end())
     if agent:
         named = who.pattern.match(sentence, agent.end()) or who.pattern.match(sentence, _THE.match(sentence, agent.end()).end())
@@ -288,13 +283,23 @@ def _lead_in(text: str, start: int) -> int:
     return colon
 
 
-def _clause_start(sentence: str, end: int) -> int:
-    """Where the clause that ends at `end` begins: after the last break before it (bounded look-back)."""
+def _clause_start(sentence: str, end: int, who: Parties | None = None) -> int:
+    """Where the clause that ends at `end` begins: after the last break before it (bounded look-back).
+    With `who`, an "and" between two party names joins subjects and starts no clause ("Customer and
+    Provider will jointly ...")."""
     lo = max(0, end - 200)
     start = lo
     for match in _CLAUSE_BREAK.finditer(sentence, lo, end):
+        if who is not None and match.group(0).startswith(("and", "And")) and _joins_parties(sentence, match, who):
+            continue
         start = match.end()
     return start
+
+
+def _joins_parties(sentence: str, match: re.Match, who: Parties) -> bool:
+    before = who.pattern.search(sentence, max(0, match.start() - 60), match.start())
+    return (before is not None and not sentence[before.end() : match.start()].strip()
+            and who.pattern.match(sentence, _THE.match(sentence, match.end()).end()) is not None)
 
 
 _AND = re.compile(r"\s+(?:and|&)\s+(?:the\s+)?", re.IGNORECASE)

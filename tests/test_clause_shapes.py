@@ -235,6 +235,8 @@ def _who(**names):
     ("The Centre will allocate the hours awarded.", ("vendor", "obligation")),  # the operator of an HPC service
     ("The Government shall furnish the site drawings.", ("customer", "obligation")),  # the buyer in federal procurement
     ("Every reasonable effort will be made to restore the Service.", ("vendor", "obligation")),  # effort as a passive's subject
+    ("Customer and Provider will jointly review the plan.", ("both", "obligation")),  # the "and" joins the subjects
+    ("Provider will host the racks and Customer will pay the fees.", ("vendor", "obligation")),  # two clauses: the first's
 ])
 def test_reader_shapes(text, pair):
     assert read(text, _who(customer=["Orbit Labs"])).pair == pair
