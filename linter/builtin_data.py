@@ -145,7 +145,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'check': 'clusterlint.rules.contract:reasonable_effort_clause',
                                           'params': {'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
                                                                  '|commercial '
-                                                                 ')?(?:efforts?|endeavou?rs?|steps|attempts?)',
+                                                                 ')?(?:efforts?|endeavou?rs?|steps|attempts?|measures)',
                                                                  'every (?:reasonable |possible |practicable )?effort',
                                                                  'commercially reasonable',
                                                                  'best(?: |-)(?:possible |reasonable '
@@ -153,7 +153,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:diligent|good(?: |-)faith) '
                                                                  '(?:efforts?|endeavou?rs?|attempts?)',
                                                                  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)? to',
-                                                                 '(?:striv|aspir)(?:e|es|ing)(?: in good faith)? to',
+                                                                 '(?:striv|aspir)(?:e|es|ing)(?: in good faith)? '
+                                                                 '(?:to|for)',
                                                                  '(?:seek|hope|intend|expect)(?:s|ing)? to',
                                                                  'obligations? of means',
                                                                  '(?:do|does|doing|try|tries|trying) '
@@ -163,7 +164,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:an?|its|their|our|all|any) (?:[a-z-]+ )?efforts?',
                                                                  '(?:utmost|maximum|all possible|every possible) '
                                                                  '(?:efforts?|endeavou?rs?)',
-                                                                 'aim(?:s|ing)? to',
+                                                                 'aim(?:s|ing)? (?:to|for)',
+                                                                 'efforts? (?:will|shall) be made',
                                                                  "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
                                                                  '(?:is|will be) to',
                                                                  'targets?(?= \\d| an? )',
@@ -207,25 +209,29 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'condition ("(i) is commercially reasonable;", "If the Supplier '
                                                  'fails, despite using reasonable endeavours, to deliver ..."), a noun '
                                                  '("any attempt to assign is void", "makes three attempts to reach '
-                                                 'each node"), an adjective ("a commercially reasonable equivalent") '
-                                                 'or a class of service ("best-effort queue jobs run only on idle '
-                                                 'nodes"). The message and the evidence name the party and the modal '
-                                                 'read. It looks only at operative clauses: a definition '
-                                                 '("\'Commercially Reasonable Efforts\' means ...", "\'X\' is deemed '
-                                                 '...", or any paragraph under a Definitions heading) and a recital '
-                                                 '("WHEREAS ...") promise nothing. A clause that already states a hard '
-                                                 'commitment (a date or a number with a unit) together with a remedy '
-                                                 'that favours the customer (a credit, a refund, a delay payment, the '
-                                                 'customer\'s right to terminate or cancel; "Provider may terminate '
-                                                 'your instances" is the vendor\'s remedy, not the buyer\'s) is not '
-                                                 'flagged: there the effort words only add to a promise that can be '
-                                                 'enforced. The message says which of date, number with a unit and '
-                                                 'remedy the clause lacks. The rule applies to every kind of paper '
-                                                 '(order form, click-through terms, SLA, policy: see CON002 for how '
-                                                 'the kind weighs an absence), since an effort promise is as weak in '
-                                                 'public terms as in an order form. Measured on the labelled clause '
-                                                 'corpus in tests/corpus/ (tuning and blind splits; python '
-                                                 'tests/corpus/score.py).',
+                                                 'each node"), an adjective ("a commercially reasonable equivalent", '
+                                                 '"maintain commercially reasonable safeguards"), a class of service '
+                                                 '("best-effort queue jobs run only on idle nodes", "best-effort tiers '
+                                                 'get community support"), or the words named in quotes rather than '
+                                                 'used ("a party using \'reasonable endeavours\' shall be construed '
+                                                 '..."). Effort reads in many shapes: "strive for", "aims for", '
+                                                 '"reasonable measures", "Efforts will be made by ...". The message '
+                                                 'and the evidence name the party and the modal read. It looks only at '
+                                                 'operative clauses: a definition ("\'Commercially Reasonable '
+                                                 'Efforts\' means ...", "\'X\' is deemed ...", or any paragraph under '
+                                                 'a Definitions heading) and a recital ("WHEREAS ...") promise '
+                                                 'nothing. A clause that already states a hard commitment (a date or a '
+                                                 'number with a unit) together with a remedy that favours the customer '
+                                                 "(a credit, a refund, a delay payment, the customer's right to "
+                                                 'terminate or cancel; "Provider may terminate your instances" is the '
+                                                 "vendor's remedy, not the buyer's) is not flagged: there the effort "
+                                                 'words only add to a promise that can be enforced. The message says '
+                                                 'which of date, number with a unit and remedy the clause lacks. The '
+                                                 'rule applies to every kind of paper (order form, click-through '
+                                                 'terms, SLA, policy: see CON002 for how the kind weighs an absence), '
+                                                 'since an effort promise is as weak in public terms as in an order '
+                                                 'form. Measured on the labelled clause corpus in tests/corpus/ '
+                                                 '(tuning and blind splits; python tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -402,24 +408,34 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 'to|(?:depends?|depending|dependent|conditional|conditioned|contingent)(?: '
                                                                 '(?:up)?on)?|under (?:the )?reserve of|according '
                                                                 'to|conforming(?: to| with)?|in line with|in (?:the '
-                                                                ')?measure of|within the (?:range|limits?|bounds) '
-                                                                'of|as far as|to the extent(?: that| of)?|insofar '
-                                                                'as|as long as|so long as|provided(?: that)?|only '
-                                                                'if|only when|in case of|in function of|from '
-                                                                'whatever|whatever|if|where|when|whenever|once|assuming|presuming) '
+                                                                ')?measure of|(?:with)?in the '
+                                                                '(?:range|limits?|bounds|frame(?:work)?) of|in (?:the '
+                                                                ')?frame(?:work)? of|in (?:the )?light of|based on|as '
+                                                                'far as|to the extent(?: that| of)?|insofar as|as long '
+                                                                'as|so long as|provided(?: that)?|only if|only when|in '
+                                                                'case of|in function of|from whatever|whatever(?! the '
+                                                                '(?:state|level|position|condition|status)\\b)|if|where|when|whenever|once|assuming|presuming) '
                                                                 "(?:[a-z0-9'’-]+ "
                                                                 '){0,6}?(?:(?<!made\\s)(?<!make\\s)(?<!makes\\s)(?<!not\\s)availab(?:le(?! '
                                                                 'for\\b)|ility(?! '
-                                                                '(?:target|commitment|sla|service|level|percentage|credit|measure)))|in '
+                                                                '(?:target|commitment|sla|service|level|percentage|credit|measure|guarantee|figure|metric|report|zone)))|in '
                                                                 'stock|stocks?|inventor(?:y|ies)|on '
                                                                 'hand|exhausted|obtainable|procurable|remain(?:s|ing)? '
-                                                                '(?:free|unallocated|unused|available)|(?:spare|unused|unallocated|free) '
+                                                                '(?:free|unallocated|unused|available|vacant)|being '
+                                                                '(?:free|vacant|unoccupied)|ha(?:s|ve) (?:them '
+                                                                ')?(?:free|spare|on hand)|(?:stock|inventory|supply) '
+                                                                '(?:position|levels?|situation|status)|access to '
+                                                                '(?:[a-z-]+ '
+                                                                '){0,2}?(?:components|parts|chips|supply|supplies|hardware|stock|inventory)|(?:reduces?|withdraws?|cuts?|cancels?|limits?)(?: '
+                                                                'or (?:reduces?|withdraws?|cuts?|cancels?|limits?))? '
+                                                                '(?:its|their|the) '
+                                                                'allocations?|(?:spare|unused|unallocated|free) '
                                                                 '(?:[a-z]+ '
                                                                 ')?(?:capacity|space|power)|(?:infrastructure|capacity|hardware|space|power) '
                                                                 'exists?|shortages? of|scarcity|can be '
                                                                 '(?:procured|obtained|sourced)|lead '
-                                                                'times?|allocations? (?:of [a-z-]+ '
-                                                                ')?(?:from|by)|suppl(?:y|ies|ied) (?:[a-z]+ '
+                                                                "times?|allocations? (?:[a-z0-9'’-]+ "
+                                                                '){0,4}?(?:from|by)|suppl(?:y|ies|ied) (?:[a-z]+ '
                                                                 '){0,3}?(?:from|by) (?:the |its |our |their '
                                                                 ')?(?:[a-z]+ '
                                                                 ')?(?:oem|manufacturer|vendor|supplier|distributor|factory|partner)s?|allocations? '
@@ -428,7 +444,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 "(?:obtain|source|procure)|receipt of (?:[a-z0-9'’-]+ "
                                                                 '){0,4}?from (?:its |the |their |our )?(?:own '
                                                                 ')?(?:suppliers?|manufacturers?|oems?|distributors?|vendors?))',
-                                                                'availability[- ](?:dependent|based)',
+                                                                '(?:availability|supply|stock|inventory|allocation)[- '
+                                                                '](?:dependent|based|driven|constrained)',
+                                                                "as soon as (?:[a-z0-9''’-]+ ){0,6}?becomes? available",
+                                                                "as (?:[a-z''’-]+ ){0,2}?(?:held|kept|carried) in "
+                                                                '(?:stock|inventory)',
+                                                                '(?:allocation|allotment|stocks?|suppl(?:y|ies)|inventory) '
+                                                                "(?:[a-z0-9'’-]+ ){0,5}?(?:is|are|proves?|becomes?) "
+                                                                '(?:insufficient|inadequate|exhausted)',
+                                                                "(?:after|until|once|upon|when) (?:[a-z'’-]+ "
+                                                                '){0,3}?confirm(?:s|ed|ation of)? (?:the |its |our '
+                                                                '|their '
+                                                                ')?(?:stock|availability|allocation|supply|inventory)',
                                                                 "while (?:[a-z0-9'’-]+ "
                                                                 '){0,4}?(?:stocks?|supplies|supply|inventory|allocations?)(?: '
                                                                 "[a-z0-9'’-]+){0,3}? lasts?",
@@ -457,9 +484,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 '(?:as|when|whenever|if|once|while|where|wherever|to '
                                                                 'the extent(?: that)?|insofar as)(?: and when)?(?: '
                                                                 "[a-z'’-]+){0,5}? "
-                                                                '(?:capacity|inventory|stock|supply|supplies|resources|availability|space|power)(?: '
-                                                                'constraints?| conditions?| chain)? (?:(?:at|in|of|to) '
-                                                                '(?:the |its |our )?[a-z-]+ )?(?:allows?|permits?)',
+                                                                '(?:capacity|inventory|stocks?|supply|supplies|resources|availability|space|power|allocation|allotment)(?: '
+                                                                'chain)?(?: constraints?| conditions?)? '
+                                                                '(?:(?:at|in|of|to|from|for) (?:the |its |our |their '
+                                                                ')?(?:[a-z-]+ ){1,2}?)?(?:allows?|permits?)',
                                                                 'based on availability',
                                                                 '(?:best|first)[- ]availability',
                                                                 'availability basis',
@@ -474,24 +502,32 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'on", "to the extent", "provided that", "assuming", "if", "when") a '
                                                 'few words before a state of supply ("available", "in stock", "unused '
                                                 'capacity", "allocation from the OEM", "can be procured from its '
-                                                'suppliers", "lead times"). Only operative clauses are read '
-                                                '(definitions and recitals promise nothing). Capacity here is what the '
-                                                'buyer pays to have: accelerators, nodes, instances, servers and '
-                                                'systems, hardware, spare parts, rack space, cabinets and power; '
-                                                '"available for inspection" is readiness, not stock, and the '
+                                                'suppliers", "lead times", "floor space being free", "then-current '
+                                                'stock position", "access to components"), a supply that "permits" or '
+                                                '"allows" ("as OEM allocation permits", "insofar as capacity in the '
+                                                'region permits"), or one that "is insufficient". Only operative '
+                                                'clauses are read (definitions and recitals promise nothing). Capacity '
+                                                'here is what the buyer pays to have: accelerators, nodes, instances, '
+                                                'servers and systems, hardware, spare parts, rack space, cabinets and '
+                                                'power; "available for inspection" is readiness, not stock, and the '
                                                 'customer\'s own duties ("Customer shall return the spares, subject to '
-                                                'courier slots") are not the vendor\'s capacity. Capacity nobody '
-                                                'reserves (burst, on-demand, spot, a trial), money rather than '
-                                                'capacity ("subject to the availability of funding") and warranty '
-                                                'boilerplate ("as is and as available") are not flagged, nor is '
-                                                'capacity said not to be subject to availability, nor a sentence about '
-                                                'capacity on top of a reservation: one the sentence names ("beyond the '
-                                                'Reserved Capacity", "except for the Contracted Configuration", "above '
-                                                'the Project\'s Awarded Allocation") or, for "additional" or "extra" '
-                                                'capacity, one the contract makes elsewhere. Extra capacity may fairly '
-                                                'depend on stock. Without a reservation anywhere in the contract, '
-                                                '"additional capacity subject to availability" is the only capacity '
-                                                'there is, and it is flagged.',
+                                                'courier slots") are not the vendor\'s capacity. The capacity may be '
+                                                'named in the sentence before ("... approved the 48 nodes. The last 16 '
+                                                'are contingent on our supplier\'s allocation"). The phrase named in '
+                                                'quotes ("no more \'subject to availability\' language") and a '
+                                                'concession ("whatever the state of the inventory") are no condition. '
+                                                'Capacity nobody reserves (burst, on-demand, spot, a trial), money '
+                                                'rather than capacity ("subject to the availability of funding") and '
+                                                'warranty boilerplate ("as is and as available") are not flagged, nor '
+                                                'is capacity said not to be subject to availability, nor a sentence '
+                                                'about capacity on top of a reservation: one the sentence names '
+                                                '("beyond the Reserved Capacity", "except for the Contracted '
+                                                'Configuration", "above the Project\'s Awarded Allocation", "on top of '
+                                                'the 32-node Dedicated Pod", "anything above the 64") or, for '
+                                                '"additional" or "extra" capacity, one the contract makes elsewhere. '
+                                                'Extra capacity may fairly depend on stock. Without a reservation '
+                                                'anywhere in the contract, "additional capacity subject to '
+                                                'availability" is the only capacity there is, and it is flagged.',
                                          'fix': 'Reserve the accelerators by count and date; leave "subject to '
                                                 'availability" for capacity beyond that.',
                                          'sources': ["ML Engineering, 'How to choose a cloud provider': "
@@ -524,8 +560,12 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'liability, that are "in lieu of any other remedy", that settle, exhaust '
                                             'or replace every other claim, after which the customer "shall have no '
                                             'further claim", or that are "all you get" (a chat line or slide bullet '
-                                            'counts too). A clause that says credits are "not the sole remedy", or are '
-                                            '"without prejudice to" other remedies, or that "nothing in this SLA" '
+                                            'counts too). So do credits or rebates that are the "entirety of" the '
+                                            'vendor\'s responsibility, "full compensation" for an outage, or the only '
+                                            'thing owed ("no liability ... other than to re-credit the node-hours", '
+                                            '"the Client isn\'t owed any other compensation", "the MSA rules out any '
+                                            'other remedy"). A clause that says credits are "not the sole remedy", or '
+                                            'are "without prejudice to" other remedies, or that "nothing in this SLA" '
                                             'makes them the sole remedy, is not flagged ("without prejudice to clause '
                                             '12.3" is a cross-reference, not a remedy kept); the clause must speak of '
                                             'credits.',
@@ -567,10 +607,13 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'open a session"), an FAQ\'s question and its answer ("Q: When is '
                                                    'my node down? A: When you can\'t ssh into it"), and a credit whose '
                                                    'trigger is reachability ("If the instances are unreachable for 43 '
-                                                   'minutes, you receive a credit"). What downtime leaves out is not '
-                                                   'its definition: "Downtime does not include periods in which the '
-                                                   'instance is unreachable because of Customer\'s firewall" is not '
-                                                   'flagged.',
+                                                   'minutes, you receive a credit"). The measure may be network access '
+                                                   'or a network path, packets sent or received, requests or probes '
+                                                   'answered, an HTTP response, or a quoted defined term '
+                                                   '("\'Available\' means the node answers HTTPS requests"). What '
+                                                   'downtime leaves out is not its definition: "Downtime does not '
+                                                   'include periods in which the instance is unreachable because of '
+                                                   'Customer\'s firewall" is not flagged.',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '
                                                    'accelerator-hours / contracted accelerator-hours", with fabric '
                                                    'bandwidth below the committed figure counted as down.',

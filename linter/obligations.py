@@ -36,11 +36,11 @@ from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
-                "centre", "center")  # the operator of an HPC service ("the Centre will allocate ...")
+                "centre", "center", "operator")  # the operator of an HPC service or a data centre ("the Centre will allocate ...")
 CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours",
                   "allocation holder", "allocation holders", "principal investigator", "principal investigators", "researcher", "researchers",
                   "project", "projects", "project lead", "project leads",  # HPC allocations
-                  "authority", "government")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
+                  "authority", "government", "department")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
 _BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
@@ -49,7 +49,7 @@ _MODAL = re.compile(
     r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
     r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
-    r"(?=\s+to\b|\s+\d|\s+(?:a|an|the)\b)",
+    r"(?=\s+to\b|\s+\d|\s+(?:a|an|the|for)\b)",
     re.IGNORECASE,
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}

@@ -276,7 +276,8 @@ _SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "w
 # words no heading ends with: a capitalised line that ends with one runs on ("THE CREDITS ABOVE ARE")
 _RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "that", "any", "all", "your", "its", "their", "our"}
 # words no heading holds: a capitalised line with one is a sentence wrapped across lines ("DOWNTIME MEANS ANY PERIOD")
-_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby", "are"}
+_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby", "are", "has", "have", "except", "notwithstanding"}
+# ("EXCEPT FOR THE SERVICE CREDITS DESCRIBED" is the first line of an all-caps limitation, not a heading)
 
 
 _BROKEN_WORD = re.compile(r"[^\W\d_]-\s*$")  # a word broken at the line's end ("FAIL-"): the sentence runs on

@@ -137,7 +137,7 @@ MEASURE = re.compile(
     re.IGNORECASE,
 )
 REMEDY = re.compile(
-    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\bdelay\s+payments?\b"
+    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
     r"|\bterminat(?:e|es|ion)\b|\bcancel\w*|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
     r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bcompensat\w*",

@@ -37,7 +37,8 @@ _PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
 # effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
 _NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$", re.IGNORECASE)
-_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
+_QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
+_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
 
 
 @check(Phrases)
@@ -50,6 +51,8 @@ def reasonable_effort_clause(review, params):
             continue
         found = None
         for match in pattern.finditer(item.text):
+            if quoted(item.text, match):
+                continue  # named, not used: 'a party using "reasonable endeavours" shall be construed ...'
             use = is_noun_or_predicate(item.text, match.start())
             if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
                 continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
@@ -79,8 +82,11 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
                                                or _COUNTED.search(text, max(0, match.start() - 30), match.start())):
         return True  # a noun: "any attempt to assign is void", "... will be rejected", "the Contractor's attempts to
         # contact" (read as its own verb), "will make up to three attempts"
-    if use == "a noun" and " ".join(words.lower().split()) == "commercially reasonable" and not _MANNER.match(text, match.end()):
-        return True  # an adjective: "a commercially reasonable equivalent" (not "in a commercially reasonable manner")
+    if " ".join(words.lower().split()) == "commercially reasonable" and _QUALIFIES.match(text, match.end()) and not _MANNER.match(text, match.end()):
+        return True  # an adjective: "a commercially reasonable equivalent", "maintain commercially reasonable safeguards"
+        # (not "in a commercially reasonable manner", nor "as soon as commercially reasonable")
+    if words.lower().startswith("best") and _SERVICE_CLASS.match(text, match.end()):
+        return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
     if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
         return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
     if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
@@ -92,8 +98,6 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
     if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",
         return bool(_AIM_AT_A_THING.match(text, match.end())  # "the failed attempts to deliver", "makes three attempts to"
                     or _ACTION_WORD.match(words) and _DETERMINED.search(text, max(0, match.start() - 30), match.start()))
-    if reading.modality == "description":
-        return "-" in words and bool(_SERVICE_CLASS.match(text, match.end()))  # "Best-effort queue jobs run only on idle nodes"
     return False
 
 
@@ -102,6 +106,12 @@ def _asked_of_customer(text: str, match: re.Match, who) -> bool:
     to make all reasonable effort to ..." binds the customer, not the vendor."""
     asked = _ASKS.search(text, max(0, match.start() - 80), match.start())
     return asked is not None and who.party(asked.group(1)) == "customer"
+
+
+def quoted(text: str, match: re.Match) -> bool:
+    """Whether the words `match` found are named in quotes, not used: '"reasonable endeavours" shall be
+    construed as ...', "no more 'subject to availability' language"."""
+    return match.start() > 0 and text[match.start() - 1] in "\"'‘“"
 
 
 def _read(hit, reading):
@@ -117,8 +127,9 @@ _EXTRA_CAPACITY = re.compile(
 # capacity on top of a reservation the sentence itself names: "beyond the Contracted Configuration",
 # "except for the Reserved Capacity", "above the Project's Awarded Allocation"
 _BEYOND_RESERVED = re.compile(
-    r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|in\s+excess\s+of|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
-    r"\s+(?:the\s+|its\s+|your\s+|our\s+|their\s+|that\s+|this\s+)?(?:[\w'’-]+\s+|\(\d+\)\s+){0,5}?(?:reserved|committed|contracted|awarded|allocated|purchased|reservation|commitment)\b",
+    r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|additional\s+to|in\s+excess\s+of|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
+    r"\s+(?:(?:the\s+|its\s+|your\s+|our\s+|their\s+|that\s+|this\s+)?(?:[\w'’-]+\s+|\(\d+\)\s+){0,5}?(?:reserved|committed|contracted|awarded|allocated|purchased|dedicated|reservation|commitment)\b"
+    r"|(?:the|those|these)\s+\d[\d,]*\b(?!\s*(?:%|percent)))",  # "anything above the 64": a count the sentence gave before
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
@@ -127,8 +138,8 @@ _RESERVATION = re.compile(
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement)\s+parts|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
+    r"|(?:spare|replacement)\s+parts|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
@@ -140,7 +151,7 @@ _NOT_CAPACITY = re.compile(
 
 _NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
 _RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b", re.IGNORECASE)
-_COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$", re.IGNORECASE)  # not a noun: "the final count is whatever ..."
 
 
 @check(Phrases)
@@ -155,11 +166,15 @@ def subject_to_availability(review, params):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
                 continue  # a status, not a condition on supply: "if it answers pings we count it as available"
-            if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
+            if quoted(item.text, match):
+                continue  # the words named, not used: "no more 'subject to availability' language on them"
+            span = sentence_span(item.text, match.start())
+            if _NOT_CAPACITY.search(sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
-            before = sentence_span(item.text, match.start())[0], match.start()
-            if _BEYOND_RESERVED.search(item.text, *before):
+                # (the capacity may be named in the sentence before: "... approved the 48 nodes. The last 16 are contingent on ...")
+            if _BEYOND_RESERVED.search(sentence):
                 continue  # capacity on top of the reservation it names may fairly depend on availability
+            before = span[0], match.start()
             if _EXTRA_CAPACITY.search(item.text, *before):
                 if reserved is None:
                     reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
@@ -180,9 +195,9 @@ def subject_to_availability(review, params):
             break
 
 
-_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement)"
-_CREDIT_NOUN = (r"(?:(?:the|a|any|applicable)\s+)?(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
-                r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:re-?)?credit(?:s|ing)?\b")
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement|refunds?)"
+_CREDIT_NOUN = (r"(?:(?:the|a|any|applicable|those|these|such|our|its|your|relevant)\s+){0,2}(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
+                r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)\b")
 _SOLE_REMEDY = re.compile("|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
     r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
@@ -195,7 +210,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:sole|single|only|exclusive)\s+(?:measure|extent)\s+of\s+(?:\w+\s+)?(?:responsibility|liability)\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
-    + r"[^.;]{0,90}?\b(?:no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any)\s+(?:other\s+|further\s+)?(?:right\s+(?:or\s+)?(?:to\s+(?:any\s+)?(?:other\s+|further\s+)?)?)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    + r"[^.;]{0,90}?(?:\bno|\bnot\s+(?:[\w-]+\s+){0,3}?any|n['’]t\s+(?:[\w-]+\s+){0,3}?any)\s+(?:other\s+|further\s+)?(?:right\s+(?:or\s+)?(?:to\s+(?:any\s+)?(?:other\s+|further\s+)?)?)?(?:" + _REMEDY_NOUN + r"|liability)\b",
     # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
     r"\b" + _CREDIT_NOUN + r"[^.;]{0,160}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
     + r"(?:" + _REMEDY_NOUN + r"|liability)\b",
@@ -206,11 +221,16 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:sole|exclusive|only|single)\s+(?:means|way|manner)\s+(?:by|through|in)\s+which\b",
     r"\bentitled\s+(?:exclusively|solely|only)\s+to\s+" + _CREDIT_NOUN,
     # "further claims ... are excluded", "no other remedy shall be available", "the only monies payable"
-    r"\b(?:further|other|additional)\s+claims?\b[^.;]{0,60}?\b(?:are|is|shall\s+be)\s+excluded\b",
-    r"\bno\s+(?:other|further)\s+" + _REMEDY_NOUN + r"\s+(?:shall|will|is|are)\s+(?:be\s+)?(?:available|payable|due)\b",
+    r"\b(?:further|other|additional)\s+(?:claims?|liabilit(?:y|ies)|" + _REMEDY_NOUN + r")\b[^.;]{0,60}?\b(?:are|is|shall\s+be)\s+excluded\b",
+    r"\bno\s+(?:other|further)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:shall|will|is|are)\s+(?:be\s+)?(?:available|payable|due)\b",
+    # "the credit remedy in this Section is exclusive", "the MSA rules out any other remedy"
+    r"\b(?:remed(?:y|ies)|credits?|rebates?)\b[^.;]{0,40}?\b(?:is|are|shall\s+be|will\s+be)\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b(?!\s+of)",
+    r"\b(?:rules?\s+out|excludes?|precludes?)\s+(?:any|all|every)\s+(?:other|further|additional)\s+(?:rights?\s+(?:and|or)\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "accepts the credits as full compensation for, and in discharge of, all loss"
+    r"\b(?:as|in)\s+(?:full|complete|final)\s+(?:and\s+final\s+)?(?:compensation|settlement|satisfaction|discharge)\b|\bin\s+(?:full\s+)?discharge\s+of\b",
     r"\b(?:sole|only|exclusive)\s+(?:monies|money|amounts?|sums?|payments?)\s+(?:payable|due|owed)\b",
     # "SLA credits are all you get for downtime"
-    r"\b" + _CREDIT_NOUN + r"[^.;]{0,40}?\ball\s+(?:that\s+)?(?:you|\w+)\s+(?:can\s+|will\s+)?(?:get|gets|receive|receives|recover|claim)\b(?!\s*\?)",
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,40}?\ball\s+(?:that\s+)?(?:you|\w+)(?:['’](?:d|ll))?\s+(?:can\s+|will\s+|would\s+|could\s+)?(?:get|gets|receive|receives|recover|claim)\b(?!\s*\?)",
     # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
     r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,5}?other\s+than\s+" + _CREDIT_NOUN,
     # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
@@ -219,7 +239,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:all|any|every)\s+(?:other\s+|further\s+)?claims?\b[^.;]{0,80}?\b(?:are|is|shall\s+be|will\s+be)\s+(?:deemed\s+|thereby\s+|fully\s+)?(?:settled|satisfied|discharged|extinguished|exhausted)\b",
     # "shall not be liable for any unavailability except to issue the Service Credits"
     r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
-    r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply)\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
+    r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply|give)\s+|to\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
     # "the credit ... is the full extent of what we can offer"
     r"\b(?:full|entire|whole)\s+extent\s+of\s+(?:what|our|its|their|the\s+\w+['’]s|\w+['’]s)\b",
     r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
@@ -227,7 +247,7 @@ _SOLE_REMEDY = re.compile("|".join((
     # "settle every claim", "waives every other remedy", "may recover only Service Credits"
     r"\bfull\s+and\s+final\s+(?:settlement|satisfaction)\b",
     r"\bdischarg\w*\s+(?:all|any|the\s+(?:entire|whole))(?:\s+of)?\s+(?:\w+['’]s\s+|its\s+|our\s+)?(?:liability|obligations?)\b",
-    r"\b(?:settles?|satisf(?:y|ies))\s+(?:all|every|any)\s+(?:other\s+)?(?:claims?|liabilit(?:y|ies))\b",
+    r"\b(?:settles?|satisf(?:y|ies))\s+(?:in\s+full\s+|fully\s+|finally\s+)?(?:all|every|any)\s+(?:other\s+)?(?:claims?|liabilit(?:y|ies))\b",
     r"\b(?:waives?|renounc\w*)\s+(?:to\s+)?(?:all|every|any)\s+(?:other\s+|further\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
     # "the credits are the remedy, and there is nothing beyond them"
     r"\bnothing\s+(?:else\s+|more\s+)?(?:beyond|besides|other\s+than|apart\s+from|except)\s+(?:them|those|these|that|it)\b",
@@ -236,19 +256,19 @@ _SOLE_REMEDY = re.compile("|".join((
     # "will owe you nothing other than the credits", "anything for unavailability other than credits"
     r"\b(?:anything|nothing)\b[^.;]{0,80}?\b(?:other\s+than|except(?:\s+for)?|save(?:\s+for)?|apart\s+from|beyond)\s+" + _CREDIT_NOUN,
     # "Service Credits are our only liability", "The obligation to issue Service Credits states Provider's entire obligation"
-    r"\b" + _CREDIT_NOUN + r"[^.;]{0,60}?\b(?:are|is|shall\s+be|will\s+be|constitutes?|represents?|states?)\s+(?:the\s+|our\s+|its\s+|\w+['’]s\s+)?(?:sole|only|entire|exclusive)\s+(?:and\s+(?:sole|only|entire|exclusive)\s+)?(?:liability|obligation)\b",
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,60}?\b(?:are|is|shall\s+be|will\s+be|constitutes?|represents?|states?)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:sole|only|entire|exclusive)\s+(?:and\s+(?:sole|only|entire|exclusive)\s+)?(?:liability|obligation|responsibility)\b",
     r"\b(?:recover|claim|receive|obtain|entitled\s+to)\s+only\s+" + _CREDIT_NOUN,
     # "the only thing Provider owes"
-    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|get|gets|receives?|recovers?|offer|offers|provide|provides|give|gives|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
+    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|due|entitled|get|gets|receives?|recovers?|offer|offers|provide|provides|give|gives|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
     # "are exclusive of any other indemnification", "is the limit of Provider's obligation"
     r"\bexclusive\s+of\s+(?:any|all)\s+other\s+" + _REMEDY_NOUN + r"\b",
-    r"\b(?:is|are|shall\s+be|constitutes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:\w+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|" + _REMEDY_NOUN + r")\b",
+    r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
 )), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
     r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
 )
-_CREDIT = re.compile(r"\bcredit(?:s|ing|ed)?\b", re.IGNORECASE)
+_CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 
 
 @check(Params)
@@ -268,16 +288,19 @@ def sole_remedy_credits(review, params):
             break
 
 
-_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered|treated\s+as|regarded\s+as|counts?\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
+_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
 _CONNECTIVITY = re.compile(
     r"(?=[^\W_])(?:"  # every alternative starts with a letter or digit: a run of spaces or punctuation is passed in one step
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
     r"|\b(?:cannot|can\s+not|can['’]t|could\s*n[o']t|unable\s+to|not\s+able\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|hit|communicate|ssh|"
     r"(?:pass|carry|route|send|receive|exchange)\s+(?:\w+\s+)?(?:traffic|packets|data)|logged\s+in(?:to)?|(?:open|establish|initiate|make)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
-    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access\b|\bnetwork\s+(?:traffic|requests)\b"
-    r"|\brespond\w*\s+to\s+(?:\w+\s+)?(?:requests|pings?)|\bping(?:s|ed|ing|able)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|(?:\bnot|n['’]t|\bno\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access\b|\b(?:network|internet)\s+(?:traffic|requests|access|paths?)\b"
+    # "can send or receive packets", "can neither log in to it nor reach", "could be contacted", "our probes lose contact"
+    r"|\b(?:send|receive|transmit)\s+(?:or\s+(?:send|receive|transmit)\s+)?(?:network\s+|ip\s+)?(?:packets|traffic)\b|\bneither\s+(?:log\s?in|connect|reach|access|ssh)\w*|\bnor\s+reach\w*"
+    r"|\b(?:be|been)\s+contacted\b|\blos(?:e|es|t|ing)\s+contact\b|\bhttps?\s+(?:\d{3}\s+)?(?:response|status|code)\b|\b(?:fibre|fiber)\s+(?:paths?|links?|routes?)\b"
+    r"|\b(?:respond\w*|answers?|answering|replies|reply)\s+(?:to\s+)?(?:\w+\s+){0,2}?(?:requests|pings?|probes)|\bping(?:s|ed|ing|able)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|(?:\bnot|n['’]t|\bno\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
     r"|\bimpossib\w*\s+(?:of\s+|to\s+)?(?:access|connect|reach|communicat|log)\w*|\bcommunicat(?:ion|ing|e)\b[^.;]{0,40}?\bimpossible\b"
-    r"|\b(?:answers?|responds?|replies)\s+(?:on|at|via)\s+(?:its\s+|the\s+|a\s+)?(?:public\s+|private\s+)?(?:ip|address|endpoint|port)\b"
+    r"|\b(?:answers?|responds?|replies)\s+(?:on|at|via)\s+(?:its\s+|the\s+|a\s+)?(?:public\s+|private\s+)?(?:network\s+)?(?:ip|address|endpoint|port|interface)\b"
     r"|\breturns?\s+(?:a\s+)?(?:valid\s+|successful\s+)?response|\b(?:no|zero)\s+(?:network\s+)?(?:packets|traffic)\b"
     r"|\b(?:able|possible)\s+to\s+(?:access|connect|reach|log\s?in|(?:open|establish)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection))|\buplinks?\b|\bcross[\s-]?connects?\b|\bip\s+transit\b"
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
@@ -289,7 +312,7 @@ _CONNECTIVITY = re.compile(
 _DEGRADED = re.compile(
     r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b|\bthrottl\w*"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
-    r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*)",
+    r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*|missing|absent|reduced)",
     re.IGNORECASE,
 )
 # what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances

@@ -267,3 +267,102 @@ def test_a_heading_run_into_its_first_sentence_is_no_heading():
 def test_an_all_caps_definition_is_a_definition():
     assert kind_of("DOWNTIME MEANS ANY MINUTE IN WHICH THE NODE HAS NO CONNECTIVITY.") == "definition"
     assert kind_of("DOWNTIME WILL BE MEASURED MONTHLY.") == "operative"
+
+
+def _vendor(modal: str, words: str, who: str = "Operator") -> str:
+    return f'clause 1.1 is a vendor {modal} ("{who}" + "{"will" if modal == "obligation" else "aims"}") that promises only {words}'
+
+
+@pytest.mark.parametrize("text, rule, message", [
+    # CON006: credits made exclusive in more ways: "isn't owed any other", rebates, "the entirety of", "as full
+    # compensation", "other than to re-credit", "the credit remedy is exclusive", "rules out", "settle in full"
+    ("Apart from these credits, the Client isn't owed any other compensation for an outage.", "CON006",
+     "clause 1.1 makes service credits the \"Apart from these credits, the Client isn't owed any other compensation\"" + CREDITS),
+    ("The Subscriber's sole recourse for a missed uptime target is the rebate set out in Annex B.", "CON006",
+     "clause 1.1 makes service credits the 'sole recourse'" + CREDITS),
+    ("The rebate regime in this Annex sets out the entirety of the Operator's responsibility for outages.", "CON006",
+     "clause 1.1 makes service credits the \"sets out the entirety of the Operator's responsibility\"" + CREDITS),
+    ("The Buyer accepts the Service Credits as full compensation for any outage.", "CON006",
+     "clause 1.1 makes service credits the 'as full compensation'" + CREDITS),
+    ("The Operator shall have no liability for lost GPU-hours other than to re-credit them to the Project.", "CON006",
+     "clause 1.1 makes service credits the 'no liability for lost GPU-hours other than to re-credit'" + CREDITS),
+    ("The credit remedy in Part 4 is exclusive, and no other remedy of any kind will be available to the Client.", "CON006",
+     "clause 1.1 makes service credits the 'credit remedy in Part 4 is exclusive'" + CREDITS),
+    ("Credits are what you'd get for downtime, and the order form rules out any other remedy for it.", "CON006",
+     "clause 1.1 makes service credits the 'rules out any other remedy'" + CREDITS),
+    ("Those credits settle in full any claim the Client has for the month's outages.", "CON006",
+     "clause 1.1 makes service credits the 'settle in full any claim'" + CREDITS),
+    # CON005: "as OEM allocation permits", "being free", "as soon as ... become available", "in the limit of",
+    # "in light of its stock position", "is insufficient", "supply dependent", "as held in stock"
+    ("The reserved racks will be handed over insofar as the Operator's power in the chosen hall permits.", "CON005",
+     'clause 1.1 is a vendor obligation ("a passive: the vendor performs" + "will") that makes capacity '
+     "\"insofar as the Operator's power in the chosen hall permits\"" + AVAILABILITY),
+    ("Provision of the 16 cages depends on floor space being free on the Start Date.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'depends on floor space being free'" + AVAILABILITY),
+    ("Vendor will ship the ordered servers as soon as the necessary GPUs become available.", "CON005",
+     'clause 1.1 is a vendor obligation ("Vendor" + "will") that makes capacity \'as soon as the necessary GPUs become available\''
+     + AVAILABILITY),
+    ("The nodes under this Order will be delivered in batches as OEM allocation permits.", "CON005",
+     'clause 1.1 is a vendor obligation ("a passive: the vendor performs" + "will") that makes capacity \'as OEM allocation permits\''
+     + AVAILABILITY),
+    ("The Seller will deliver the Servers in the limit of the hardware which is available on that date.", "CON005",
+     'clause 1.1 is a vendor obligation ("Seller" + "will") that makes capacity \'in the limit of the hardware which is available\''
+     + AVAILABILITY),
+    ("Provider shall deliver the reserved nodes in light of its then-current stock position.", "CON005",
+     'clause 1.1 is a vendor obligation ("Provider" + "shall") that makes capacity \'in light of its then-current stock\'' + AVAILABILITY),
+    ("Where the Seller's supply for a quarter is insufficient, the ordered nodes shall be reduced pro rata.", "CON005",
+     "clause 1.1 is a vendor condition (\"Seller's\") that makes capacity 'supply for a quarter is insufficient'" + AVAILABILITY),
+    ("The reserved cluster is supply dependent.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'supply dependent'" + AVAILABILITY),
+    ("The Operator will provide replacement boards as held in stock from time to time.", "CON005",
+     'clause 1.1 is a vendor obligation ("Operator" + "will") that makes capacity \'as held in stock\'' + AVAILABILITY),
+    # CON007: a quoted defined term, requests answered, packets, "neither ... nor", a network path, probes losing contact
+    ('"Available" means that the node answers HTTPS requests from the internet.', "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('answers HTTPS requests')" + DOWNTIME),
+    ("Downtime is any minute in which the cluster cannot send or receive packets over the Operator's network.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('send or receive packets')" + DOWNTIME),
+    ("An Instance is down when the Client can neither log in to it nor reach its services.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('neither log in')" + DOWNTIME),
+    ("Service Availability is deemed lost only when the host has no network path to the Operator's core.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('network path')" + DOWNTIME),
+    ("A node counts as down only when the Operator's probes lose contact with it.", "CON007",
+     "clause 1.1 counts downtime only as loss of connectivity ('lose contact')" + DOWNTIME),
+    # CON001: "aims for", "strive for", "reasonable measures", "Efforts will be made", the Operator as the vendor
+    ("The Operator aims for a first response in 20 minutes on severity 1 tickets.", "CON001",
+     _vendor("aspiration", "'aims for': it has a number with a unit but no date and no remedy for the customer" + EFFORT)),
+    ("The Vendor will strive for quick replacement of failed NICs.", "CON001", _vendor("obligation", "'strive for'" + NO_DATE, "Vendor")),
+    ("The Operator will take reasonable measures to keep each job's queue time under one day.", "CON001",
+     _vendor("obligation", "'reasonable measures'" + NO_DATE)),
+    ("Efforts will be made by the Operator to swap failed boards within the week.", "CON001",
+     _vendor("obligation", "'Efforts will be made'" + NO_DATE)),
+])
+def test_blind_14_to_17_shapes_fire_with_their_message(tmp_path, text, rule, message):
+    assert _messages(tmp_path, text) == [(rule, message)]
+
+
+@pytest.mark.parametrize("text", [
+    "The 256 Committed GPUs stay reserved for the Client, whatever the state of the Operator's inventory.",  # concessive
+    "Your 32 reserved nodes are fixed; anything above the 32 would depend on stock.",  # beyond a count given before
+    "Extra GPUs on top of the 16-node Dedicated Pod may be added where we have them in stock.",  # beyond a dedicated pod
+    "Cabinets additional to the two Committed Cabinets will be offered subject to availability.",  # additional to a commitment
+    "The revised order form drops the 'subject to availability' wording for the reserved nodes.",  # the words named, not used
+    "If the Availability guarantee is missed twice, the Client may terminate the affected nodes.",  # a guarantee, not stock
+    "The Operator measures Availability every minute using external probes in three regions.",  # how, not what
+    "The node counts as unavailable when it is not reachable or when monitoring shows a GPU missing or running at reduced clocks.",
+    "The Operator will keep commercially reasonable physical and technical safeguards for Client Data.",  # an adjective
+    "The Operator shall supply a substitute part of commercially reasonable quality.",  # an adjective
+    "Best-effort tiers get community support only.",  # a class of service
+    "The Vendor shall use reasonable endeavours to deliver the Servers by 1 May 2027, failing which the Vendor shall pay the "
+    "Buyer delay damages of $500 per day.",  # a date and delay damages for the buyer
+    "The Department shall use its best endeavours to approve each invoice within 10 days.",  # the public-sector buyer
+    'A reference to a party using "reasonable endeavours" shall be read in accordance with clause 1.4.',  # named, not used
+])
+def test_blind_14_to_17_shapes_that_stay_silent(tmp_path, text):
+    assert _messages(tmp_path, text) == []
+
+
+def test_an_all_caps_limitation_that_begins_with_except_is_no_heading():
+    pdf = "EXCEPT FOR THE SERVICE CREDITS DESCRIBED\n\nIN THIS PART, THE CLIENT HAS NO\n\nREMEDY FOR ANY OUTAGE."
+    clauses = read_pages([pdf], "sla.pdf").documents[0].data["spec"]["clauses"]
+    assert [c["text"] for c in clauses] == [
+        "EXCEPT FOR THE SERVICE CREDITS DESCRIBED IN THIS PART, THE CLIENT HAS NO REMEDY FOR ANY OUTAGE."]
