@@ -143,7 +143,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'severity': 'error',
                                           'weight': 15,
                                           'check': 'clusterlint.rules.contract:reasonable_effort_clause',
-                                          'params': {'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
+                                          'params': {'learned': 1.0,
+                                                     'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
                                                                  '|commercial '
                                                                  ')?(?:efforts?|endeavou?rs?|steps|attempts?|measures)',
                                                                  'every (?:reasonable |possible |practicable )?effort',
@@ -215,23 +216,31 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'get community support"), or the words named in quotes rather than '
                                                  'used ("a party using \'reasonable endeavours\' shall be construed '
                                                  '..."). Effort reads in many shapes: "strive for", "aims for", '
-                                                 '"reasonable measures", "Efforts will be made by ...". The message '
-                                                 'and the evidence name the party and the modal read. It looks only at '
-                                                 'operative clauses: a definition ("\'Commercially Reasonable '
-                                                 'Efforts\' means ...", "\'X\' is deemed ...", or any paragraph under '
-                                                 'a Definitions heading) and a recital ("WHEREAS ...") promise '
-                                                 'nothing. A clause that already states a hard commitment (a date or a '
-                                                 'number with a unit) together with a remedy that favours the customer '
-                                                 "(a credit, a refund, a delay payment, the customer's right to "
-                                                 'terminate or cancel; "Provider may terminate your instances" is the '
-                                                 "vendor's remedy, not the buyer's) is not flagged: there the effort "
-                                                 'words only add to a promise that can be enforced. The message says '
-                                                 'which of date, number with a unit and remedy the clause lacks. The '
-                                                 'rule applies to every kind of paper (order form, click-through '
-                                                 'terms, SLA, policy: see CON002 for how the kind weighs an absence), '
-                                                 'since an effort promise is as weak in public terms as in an order '
-                                                 'form. Measured on the labelled clause corpus in tests/corpus/ '
-                                                 '(tuning and blind splits; python tests/corpus/score.py).',
+                                                 '"reasonable measures", "Efforts will be made by ...". Where no '
+                                                 'pattern matches a clause at all, a learned reading takes over: a '
+                                                 'logistic regression over the words and word pairs of each sentence, '
+                                                 'trained on the labelled tuning split of tests/corpus and shipped as '
+                                                 'fixed weights (see the README, "The learned reading"). A sentence '
+                                                 'whose score passes `learned` is reported with its score, the '
+                                                 'threshold and the words that weighed most, after the same party and '
+                                                 "modal reading and exclusions as a pattern's match; `learned: null` "
+                                                 'turns it off. The message and the evidence name the party and the '
+                                                 'modal read. It looks only at operative clauses: a definition '
+                                                 '("\'Commercially Reasonable Efforts\' means ...", "\'X\' is deemed '
+                                                 '...", or any paragraph under a Definitions heading) and a recital '
+                                                 '("WHEREAS ...") promise nothing. A clause that already states a hard '
+                                                 'commitment (a date or a number with a unit) together with a remedy '
+                                                 'that favours the customer (a credit, a refund, a delay payment, the '
+                                                 'customer\'s right to terminate or cancel; "Provider may terminate '
+                                                 'your instances" is the vendor\'s remedy, not the buyer\'s) is not '
+                                                 'flagged: there the effort words only add to a promise that can be '
+                                                 'enforced. The message says which of date, number with a unit and '
+                                                 'remedy the clause lacks. The rule applies to every kind of paper '
+                                                 '(order form, click-through terms, SLA, policy: see CON002 for how '
+                                                 'the kind weighs an absence), since an effort promise is as weak in '
+                                                 'public terms as in an order form. Measured on the labelled clause '
+                                                 'corpus in tests/corpus/ (tuning and blind splits; python '
+                                                 'tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -350,7 +359,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'severity': 'warning',
                                          'weight': 10,
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
-                                         'params': {'phrases': ['subject (?:always |only )?to (?:the '
+                                         'params': {'learned': 1.0,
+                                                    'phrases': ['subject (?:always |only )?to (?:the '
                                                                 ')?(?:(?:capacity|resource|inventory|hardware|market|power|space|rack|stock|supply)(?:,? '
                                                                 '(?:and|or) |, | ))*availability',
                                                                 'subject-to-availability',
@@ -505,23 +515,30 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'suppliers", "lead times", "floor space being free", "then-current '
                                                 'stock position", "access to components"), a supply that "permits" or '
                                                 '"allows" ("as OEM allocation permits", "insofar as capacity in the '
-                                                'region permits"), or one that "is insufficient". Only operative '
-                                                'clauses are read (definitions and recitals promise nothing). Capacity '
-                                                'here is what the buyer pays to have: accelerators, nodes, instances, '
-                                                'servers and systems, hardware, spare parts, rack space, cabinets and '
-                                                'power; "available for inspection" is readiness, not stock, and the '
-                                                'customer\'s own duties ("Customer shall return the spares, subject to '
-                                                'courier slots") are not the vendor\'s capacity. The capacity may be '
-                                                'named in the sentence before ("... approved the 48 nodes. The last 16 '
-                                                'are contingent on our supplier\'s allocation"). The phrase named in '
-                                                'quotes ("no more \'subject to availability\' language") and a '
-                                                'concession ("whatever the state of the inventory") are no condition. '
-                                                'Capacity nobody reserves (burst, on-demand, spot, a trial), money '
-                                                'rather than capacity ("subject to the availability of funding") and '
-                                                'warranty boilerplate ("as is and as available") are not flagged, nor '
-                                                'is capacity said not to be subject to availability, nor a sentence '
-                                                'about capacity on top of a reservation: one the sentence names '
-                                                '("beyond the Reserved Capacity", "except for the Contracted '
+                                                'region permits"), or one that "is insufficient". Where no pattern '
+                                                'matches a clause at all, a learned reading takes over: a logistic '
+                                                'regression over the words and word pairs of each sentence, trained on '
+                                                'the labelled tuning split of tests/corpus and shipped as fixed '
+                                                'weights (see the README, "The learned reading"). A sentence whose '
+                                                'score passes `learned` is reported with its score, the threshold and '
+                                                'the words that weighed most, after the same party and modal reading '
+                                                "and exclusions as a pattern's match; `learned: null` turns it off. "
+                                                'Only operative clauses are read (definitions and recitals promise '
+                                                'nothing). Capacity here is what the buyer pays to have: accelerators, '
+                                                'nodes, instances, servers and systems, hardware, spare parts, rack '
+                                                'space, cabinets and power; "available for inspection" is readiness, '
+                                                'not stock, and the customer\'s own duties ("Customer shall return the '
+                                                'spares, subject to courier slots") are not the vendor\'s capacity. '
+                                                'The capacity may be named in the sentence before ("... approved the '
+                                                '48 nodes. The last 16 are contingent on our supplier\'s allocation"). '
+                                                'The phrase named in quotes ("no more \'subject to availability\' '
+                                                'language") and a concession ("whatever the state of the inventory") '
+                                                'are no condition. Capacity nobody reserves (burst, on-demand, spot, a '
+                                                'trial), money rather than capacity ("subject to the availability of '
+                                                'funding") and warranty boilerplate ("as is and as available") are not '
+                                                'flagged, nor is capacity said not to be subject to availability, nor '
+                                                'a sentence about capacity on top of a reservation: one the sentence '
+                                                'names ("beyond the Reserved Capacity", "except for the Contracted '
                                                 'Configuration", "above the Project\'s Awarded Allocation", "on top of '
                                                 'the 32-node Dedicated Pod", "anything above the 64") or, for '
                                                 '"additional" or "extra" capacity, one the contract makes elsewhere. '
@@ -550,6 +567,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                      'severity': 'info',
                                      'weight': 2,
                                      'check': 'clusterlint.rules.contract:sole_remedy_credits',
+                                     'params': {'learned': 0.0},
                                      'needs': ['Contract'],
                                      'summary': 'Service credits are the sole and exclusive remedy.',
                                      'why': 'Public cloud SLAs make a few percent of the monthly fee the only thing '
@@ -564,8 +582,15 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'vendor\'s responsibility, "full compensation" for an outage, or the only '
                                             'thing owed ("no liability ... other than to re-credit the node-hours", '
                                             '"the Client isn\'t owed any other compensation", "the MSA rules out any '
-                                            'other remedy"). A clause that says credits are "not the sole remedy", or '
-                                            'are "without prejudice to" other remedies, or that "nothing in this SLA" '
+                                            'other remedy"). Where no pattern matches a clause at all, a learned '
+                                            'reading takes over: a logistic regression over the words and word pairs '
+                                            'of each sentence, trained on the labelled tuning split of tests/corpus '
+                                            'and shipped as fixed weights (see the README, "The learned reading"). A '
+                                            'sentence whose score passes `learned` is reported with its score, the '
+                                            'threshold and the words that weighed most, after the same party and modal '
+                                            "reading and exclusions as a pattern's match; `learned: null` turns it "
+                                            'off. A clause that says credits are "not the sole remedy", or are '
+                                            '"without prejudice to" other remedies, or that "nothing in this SLA" '
                                             'makes them the sole remedy, is not flagged ("without prejudice to clause '
                                             '12.3" is a cross-reference, not a remedy kept); the clause must speak of '
                                             'credits.',
@@ -592,6 +617,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'severity': 'warning',
                                             'weight': 10,
                                             'check': 'clusterlint.rules.contract:narrow_downtime_definition',
+                                            'params': {'learned': 0.0},
                                             'needs': ['Contract'],
                                             'summary': 'Downtime is defined as loss of connectivity only.',
                                             'why': 'Cloud SLAs count an instance as unavailable only when it cannot be '
@@ -610,10 +636,17 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'minutes, you receive a credit"). The measure may be network access '
                                                    'or a network path, packets sent or received, requests or probes '
                                                    'answered, an HTTP response, or a quoted defined term '
-                                                   '("\'Available\' means the node answers HTTPS requests"). What '
-                                                   'downtime leaves out is not its definition: "Downtime does not '
-                                                   'include periods in which the instance is unreachable because of '
-                                                   'Customer\'s firewall" is not flagged.',
+                                                   '("\'Available\' means the node answers HTTPS requests"). Where no '
+                                                   'word for connectivity or degradation the patterns know is in the '
+                                                   'clause, a learned reading takes over: a logistic regression over '
+                                                   'the words and word pairs of each sentence, trained on the labelled '
+                                                   'tuning split of tests/corpus and shipped as fixed weights (see the '
+                                                   'README, "The learned reading"). A sentence that speaks of downtime '
+                                                   'and whose score passes `learned` is reported with its score, the '
+                                                   'threshold and the words that weighed most; `learned: null` turns '
+                                                   'it off. What downtime leaves out is not its definition: "Downtime '
+                                                   'does not include periods in which the instance is unreachable '
+                                                   'because of Customer\'s firewall" is not flagged.',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '
                                                    'accelerator-hours / contracted accelerator-hours", with fabric '
                                                    'bandwidth below the committed figure counted as down.',

@@ -35,6 +35,12 @@ def sentence_span(text: str, offset: int) -> tuple[int, int]:
     return starts[i], starts[i + 1] if i + 1 < len(starts) else len(text)
 
 
+def spans(text: str):
+    """(start, end) of each sentence of `text`, in order."""
+    starts = _starts(text)
+    return zip(starts, (*starts[1:], len(text)))
+
+
 def per_sentence(pattern: re.Pattern, text: str):
     """(match, sentence) for the first match of `pattern` in each sentence of `text`."""
     starts, last = None, -1

@@ -19,11 +19,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from clusterlint import units
 from clusterlint.memo import last_document
-from clusterlint.sentences import per_sentence
+from clusterlint.sentences import per_sentence, spans
 
 from .common import Params
 
@@ -104,7 +104,7 @@ def _builtin_phrase_lists() -> frozenset:
 class Phrases(Params):
     """Params of a phrase rule: regular expressions, a space standing for any whitespace."""
 
-    phrases: list[str]
+    phrases: list[str] = Field(description="Regular expressions of the rule's words, matched in any case; a space stands for any whitespace.")
 
     @field_validator("phrases")
     @classmethod
@@ -116,6 +116,59 @@ class Phrases(Params):
     @property
     def pattern(self) -> re.Pattern:
         return phrase_pattern(self.phrases)
+
+
+class Learned(Params):
+    """Params of a rule with a learned second reading (`clusterlint.clause_model`): the score a
+    sentence no pattern matches must pass to be read as the rule's shape; null turns it off."""
+
+    learned: float | None = Field(None, description=(
+        "Score a sentence no pattern matches must pass for the learned reading (a logistic regression; null: off). "
+        "Default: the lowest of -1, 0, 0.5 ... 2 at which leave-one-file-out precision on the tuning split is at least 0.93 "
+        "(python tools/train_clause_model.py --lofo)."))
+
+
+class LearnedPhrases(Phrases, Learned):
+    """Params of a phrase rule with a learned second reading."""
+
+
+def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None):
+    """(match, sentence, learned) for the rule's words in each sentence of `text`: the first match of
+    `pattern` in each sentence (learned is None) when it matches anywhere in the text; else, where
+    the learned reading is on, each sentence it takes for the rule, `match` on its strongest words."""
+    found = False
+    for match, sentence in per_sentence(pattern, text):
+        found = True
+        yield match, sentence, None
+    if not found:
+        yield from learned(text, rule, threshold)
+
+
+def learned(text: str, rule: str, threshold: float | None):
+    """(match, sentence, learned) for each sentence of `text` the learned reading takes for `rule`
+    (none when `threshold` is None), `match` on its strongest words."""
+    if threshold is None:
+        return
+    from clusterlint import clause_model
+
+    own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
+    for start, end in spans(text):
+        sentence = text[start:end]
+        learned = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
+        if learned is not None:
+            yield _strongest(text, start, end, learned.strongest), sentence, learned
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _strongest(text: str, start: int, end: int, words: tuple[str, ...]) -> re.Match:
+    """Where the strongest of `words` (a word or a pair) sits in text[start:end], else its first word."""
+    for feature in words:
+        found = re.compile(r"\b" + r"\W+".join(map(re.escape, feature.split())) + r"\b", re.IGNORECASE).search(text, start, end)
+        if found:
+            return found
+    return _WORD.search(text, start, end) or re.compile("").match(text, start)
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"

@@ -16,7 +16,7 @@ from clusterlint.engine import Skip, check
 from clusterlint.sentences import per_sentence, sentence_at, sentence_span
 
 from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, Phrases, parts, sentences_with, texts
+from .clauses import DATE, MEASURE, REMEDY, Learned, LearnedPhrases, Phrases, candidates, parts, sentences_with, texts
 from .common import Params, fmt
 from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
@@ -41,16 +41,17 @@ _QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjectiv
 _SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
 
 
-@check(Phrases)
+@check(LearnedPhrases)
 def reasonable_effort_clause(review, params):
-    from clusterlint.obligations import is_noun_or_predicate, read_at
+    from clusterlint.obligations import is_noun_or_predicate, read, read_at
 
     pattern, who = params.pattern, clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind != "operative":
             continue
-        found = None
+        found = matched = None
         for match in pattern.finditer(item.text):
+            matched = True
             if quoted(item.text, match):
                 continue  # named, not used: 'a party using "reasonable endeavours" shall be construed ...'
             use = is_noun_or_predicate(item.text, match.start())
@@ -68,6 +69,17 @@ def reasonable_effort_clause(review, params):
                 f"{item.label} is {reading.describe()} that promises only {words!r}: {found.describe()}; "
                 "an effort promise cannot be enforced",
             ), reading)
+            break
+        for match, sentence, reading_learned in () if matched else clauses.learned(item.text, "CON001", params.learned):
+            reading = read(sentence, who)  # the sentence's main clause: the learned reading points at no one word
+            if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
+                continue  # as for the words the patterns know: no customer's duty, right, prohibition or condition
+            found = parts(item.text, who)
+            if found.firm:
+                break
+            yield _read(_learned_hit(review, item, match, reading_learned,
+                                     f"{item.label} is {reading.describe()} that reads as a promise of effort only "
+                                     f"({reading_learned.describe()}): {found.describe()}; an effort promise cannot be enforced"), reading)
             break
 
 
@@ -114,6 +126,14 @@ def quoted(text: str, match: re.Match) -> bool:
     return match.start() > 0 and text[match.start() - 1] in "\"'‘“"
 
 
+def _learned_hit(review, item, match, learned, message):
+    """A hit of the learned reading: its score, threshold and strongest words are its evidence."""
+    from clusterlint import clause_model
+
+    hit = review.hit_words("Contract", item.path, match, message)
+    return replace(hit, evidence=(*hit.evidence, *learned.as_evidence(clause_model.trained_on())))
+
+
 def _read(hit, reading):
     """`hit` with the party and modal it was read from as evidence."""
     return replace(hit, evidence=(*hit.evidence, *reading.as_evidence()))
@@ -154,14 +174,14 @@ _RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|
 _COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$", re.IGNORECASE)  # not a noun: "the final count is whatever ..."
 
 
-@check(Phrases)
+@check(LearnedPhrases)
 def subject_to_availability(review, params):
     pattern, contract = params.pattern, review.contract
     reserved = None
     for item in texts(contract):
         if item.kind != "operative" or not _CAPACITY.search(item.text):
             continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
-        for match, sentence in per_sentence(pattern, item.text):
+        for match, sentence, learned in candidates(pattern, item.text, "CON005", params.learned):
             if _NOT_BEFORE.search(item.text, max(0, match.start() - 20), match.start()):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
@@ -180,18 +200,17 @@ def subject_to_availability(review, params):
                     reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
                     continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
-            from clusterlint.obligations import read_at
+            from clusterlint.obligations import read, read_at
 
-            reading = read_at(item.text, match.start(), clauses.parties_of(review))
+            who = clauses.parties_of(review)
+            reading = read_at(item.text, match.start(), who) if learned is None else read(sentence, who)
             if reading.obligor == "customer" and reading.modality == "obligation" and not _RECEIVES.search(sentence):
                 continue  # the customer's own duty ("Customer will provide rack space", "return the spares, subject to courier slots"),
                 # not what it is to receive ("You will receive 64 reserved GPUs, subject to availability")
-            words = " ".join(match.group(0).split())
-            yield _read(review.hit_words(
-                "Contract", item.path, match,
-                f"{item.label} is {reading.describe()} that makes capacity {words!r}: the vendor may never provide it; "
-                "reserve the accelerators by count and date",
-            ), reading)
+            said = f"makes capacity {' '.join(match.group(0).split())!r}" if learned is None else f"reads as making capacity depend on supply ({learned.describe()})"
+            message = f"{item.label} is {reading.describe()} that {said}: the vendor may never provide it; reserve the accelerators by count and date"
+            hit = review.hit_words("Contract", item.path, match, message) if learned is None else _learned_hit(review, item, match, learned, message)
+            yield _read(hit, reading)
             break
 
 
@@ -271,21 +290,25 @@ _PRESERVED = re.compile(
 _CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 
 
-@check(Params)
+@check(Learned)
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not _CREDIT.search(item.text):
             continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
-        for match, sentence in per_sentence(_SOLE_REMEDY, item.text):
+        for match, sentence, learned in candidates(_SOLE_REMEDY, item.text, "CON006", params.learned):
             before = item.text[max(0, match.start() - 40) : match.start()]
             if _NEGATED.search(before) or _PRESERVED.search(sentence):
                 continue
-            yield review.hit_words(
-                "Contract", item.path, match,
-                f"{item.label} makes service credits the {' '.join(match.group(0).split())!r}: a long outage "
-                "earns a few percent of a month's fee and nothing more",
-            )
+            if learned is None:
+                yield review.hit_words("Contract", item.path, match, f"{item.label} makes service credits the "
+                                       f"{' '.join(match.group(0).split())!r}" + _CREDITS_ONLY)
+            else:
+                yield _learned_hit(review, item, match, learned,
+                                   f"{item.label} reads as making service credits the only remedy ({learned.describe()})" + _CREDITS_ONLY)
             break
+
+
+_CREDITS_ONLY = ": a long outage earns a few percent of a month's fee and nothing more"
 
 
 _DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
@@ -397,7 +420,7 @@ def _leaves_out_degradation(item):
     return None
 
 
-@check(Params)
+@check(Learned)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not (_DOWNTIME.search(item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
@@ -416,10 +439,16 @@ def narrow_downtime_definition(review, params):
             if match is not None:
                 found = f"leaves degraded hardware and partial outages out of downtime ({' '.join(match.group(0).split())!r})"
         if found:
-            yield review.hit_words(
-                "Contract", item.path, match,
-                f"{item.label} {found}: a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit",
-            )
+            yield review.hit_words("Contract", item.path, match, f"{item.label} {found}" + _NOT_DOWN)
+        elif degraded is None and not _DEGRADED.search(item.text):  # no word the patterns know for connectivity, none for degradation
+            for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned):
+                if _DOWNTIME.search(sentence):
+                    yield _learned_hit(review, item, match, learned, f"{item.label} reads as counting downtime only as loss of "
+                                       f"connectivity ({learned.describe()})" + _NOT_DOWN)
+                    break
+
+
+_NOT_DOWN = ": a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit"
 
 
 # ---------------------------------------------------------------- what must be there

@@ -1,0 +1,96 @@
+"""Train the learned reading of the phrase rules (`clusterlint.clause_model`) on the tuning split.
+
+    python tools/train_clause_model.py          # writes linter/data/clause_model.json
+    python tools/train_clause_model.py --lofo   # leave-one-file-out precision and recall, per threshold
+
+The model learns only from the tuning split of tests/corpus (never a blind split). `--lofo` holds
+out each tuning file in turn (each was written by a different writer in a different sitting), trains
+on the rest and scores the held-out file: that is how the rules' `learned_threshold` defaults were
+chosen, without looking at a blind split. tests/test_clause_model.py fails when the shipped weights
+are not what this script makes from today's corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "corpus"))
+
+import score  # noqa: E402
+
+from clusterlint import clause_model  # noqa: E402
+
+RULES = score.RULES
+DIGITS = 3  # weights are shipped rounded; smaller ones are dropped
+THRESHOLDS = (-1.0, 0.0, 0.5, 1.0, 1.5, 2.0)
+
+
+def corpus_digest() -> str:
+    digest = hashlib.sha256()
+    for path in score.SPLITS["tuning"]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def rows_of(paths) -> list[tuple[list[str], set]]:
+    out = []
+    for path in paths:
+        score.SPLITS["_one"] = (path,)
+        for entry, parties in score.load("_one"):
+            text = " ".join(c.text for c in score.contract_of(entry, parties).spec.clauses)  # PDF lines read as the rules read them
+            out.append((clause_model.features(text), set(entry["expect"])))
+    score.SPLITS.pop("_one", None)
+    return out
+
+
+def fit(rows) -> dict:
+    rules = {}
+    for rule in RULES:
+        weights, bias = clause_model.train([(f, rule in want) for f, want in rows])
+        kept = {f: round(w, DIGITS) for f, w in sorted(weights.items()) if round(w, DIGITS) != 0}
+        rules[rule] = {"bias": round(bias, DIGITS), "weights": kept}
+    return rules
+
+
+def build() -> dict:
+    rows = rows_of(score.SPLITS["tuning"])
+    return {"clauses": len(rows), "corpus_sha256": corpus_digest(), "rules": fit(rows)}
+
+
+def lofo() -> None:
+    paths = score.SPLITS["tuning"]
+    per_file = {path: rows_of([path]) for path in paths}
+    counts = {rule: {t: [0, 0, 0] for t in THRESHOLDS} for rule in RULES}
+    for held in paths:
+        model = fit([row for path in paths if path != held for row in per_file[path]])
+        for feats, want in per_file[held]:
+            for rule in RULES:
+                m = model[rule]
+                z = m["bias"] + sum(m["weights"].get(f, 0.0) for f in feats)
+                for t, c in counts[rule].items():
+                    c[0] += z > t and rule in want
+                    c[1] += z > t and rule not in want
+                    c[2] += z <= t and rule in want
+    for rule, by in counts.items():
+        for t, (tp, fp, fn) in by.items():
+            print(f"{rule} threshold {t:+.1f}: precision {tp / max(1, tp + fp):.2f} recall {tp / max(1, tp + fn):.2f} (tp {tp}, fp {fp}, fn {fn})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lofo", action="store_true", help="print leave-one-file-out precision and recall instead of writing")
+    if parser.parse_args().lofo:
+        lofo()
+        return 0
+    clause_model.MODEL.write_text(json.dumps(build(), sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {clause_model.MODEL.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
