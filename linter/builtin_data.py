@@ -143,7 +143,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'severity': 'error',
                                           'weight': 15,
                                           'check': 'clusterlint.rules.contract:reasonable_effort_clause',
-                                          'params': {'learned': 1.0,
+                                          'params': {'learned': 0.5,
                                                      'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
                                                                  '|commercial '
                                                                  ')?(?:efforts?|endeavou?rs?|steps|attempts?|measures)',
@@ -156,12 +156,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)? to',
                                                                  '(?:striv|aspir)(?:e|es|ing)(?: in good faith)? '
                                                                  '(?:to|for)',
-                                                                 '(?:seek|hope|intend|expect)(?:s|ing)? to',
+                                                                 '(?:seek|hope|intend|expect)(?:s|ing)?(?:,[^,.;]{0,40},)? '
+                                                                 'to',
+                                                                 '(?:so|as|in so) far as (?:it|they|we|the [a-z]+) '
+                                                                 'reasonably can',
+                                                                 'exert(?:s|ing)? (?:itself|themselves|ourselves) to',
                                                                  'obligations? of means',
                                                                  '(?:do|does|doing|try|tries|trying) '
                                                                  '(?:its|our|their|the) (?:very '
                                                                  ')?(?:best|utmost|hardest|possible|maximum)',
-                                                                 '(?:make|makes|making|made|put|puts|putting) '
+                                                                 '(?:make|makes|making) (?:its|our|their) (?:very '
+                                                                 ')?best(?! efforts?| endeavou?rs?)',
+                                                                 '(?:make|makes|making|made|put|puts|putting|realis(?:e|es|ing)|realiz(?:e|es|ing)|deploy(?:s|ing)?|employ(?:s|ing)?|exert(?:s|ing)?) '
                                                                  '(?:an?|its|their|our|all|any) (?:[a-z-]+ )?efforts?',
                                                                  '(?:utmost|maximum|all possible|every possible) '
                                                                  '(?:efforts?|endeavou?rs?)',
@@ -216,31 +222,33 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'get community support"), or the words named in quotes rather than '
                                                  'used ("a party using \'reasonable endeavours\' shall be construed '
                                                  '..."). Effort reads in many shapes: "strive for", "aims for", '
-                                                 '"reasonable measures", "Efforts will be made by ...". Where no '
-                                                 'pattern matches a clause at all, a learned reading takes over: a '
-                                                 'logistic regression over the words and word pairs of each sentence, '
-                                                 'trained on the labelled tuning split of tests/corpus and shipped as '
-                                                 'fixed weights (see the README, "The learned reading"). A sentence '
-                                                 'whose score passes `learned` is reported with its score, the '
-                                                 'threshold and the words that weighed most, after the same party and '
-                                                 "modal reading and exclusions as a pattern's match; `learned: null` "
-                                                 'turns it off. The message and the evidence name the party and the '
-                                                 'modal read. It looks only at operative clauses: a definition '
-                                                 '("\'Commercially Reasonable Efforts\' means ...", "\'X\' is deemed '
-                                                 '...", or any paragraph under a Definitions heading) and a recital '
-                                                 '("WHEREAS ...") promise nothing. A clause that already states a hard '
-                                                 'commitment (a date or a number with a unit) together with a remedy '
-                                                 'that favours the customer (a credit, a refund, a delay payment, the '
-                                                 'customer\'s right to terminate or cancel; "Provider may terminate '
-                                                 'your instances" is the vendor\'s remedy, not the buyer\'s) is not '
-                                                 'flagged: there the effort words only add to a promise that can be '
-                                                 'enforced. The message says which of date, number with a unit and '
-                                                 'remedy the clause lacks. The rule applies to every kind of paper '
-                                                 '(order form, click-through terms, SLA, policy: see CON002 for how '
-                                                 'the kind weighs an absence), since an effort promise is as weak in '
-                                                 'public terms as in an order form. Measured on the labelled clause '
-                                                 'corpus in tests/corpus/ (tuning and blind splits; python '
-                                                 'tests/corpus/score.py).',
+                                                 '"reasonable measures", "Efforts will be made by ...", "so far as it '
+                                                 'reasonably can", "exert itself to", "make its best". Effort that '
+                                                 'excuses nothing ("notwithstanding its reasonable efforts, the Vendor '
+                                                 'remains liable") is no promise of effort. Where no pattern matches a '
+                                                 'clause at all, a learned reading takes over: a logistic regression '
+                                                 'over the words and word pairs of each sentence, trained on the '
+                                                 'labelled tuning split of tests/corpus and shipped as fixed weights '
+                                                 '(see the README, "The learned reading"). A sentence whose score '
+                                                 'passes `learned` is reported with its score, the threshold and the '
+                                                 'words that weighed most, after the same party and modal reading and '
+                                                 "exclusions as a pattern's match; `learned: null` turns it off. The "
+                                                 'message and the evidence name the party and the modal read. It looks '
+                                                 'only at operative clauses: a definition ("\'Commercially Reasonable '
+                                                 'Efforts\' means ...", "\'X\' is deemed ...", or any paragraph under '
+                                                 'a Definitions heading) and a recital ("WHEREAS ...") promise '
+                                                 'nothing. A clause that already states a hard commitment (a date or a '
+                                                 'number with a unit) together with a remedy that favours the customer '
+                                                 "(a credit, a refund, a delay payment, the customer's right to "
+                                                 'terminate or cancel; "Provider may terminate your instances" is the '
+                                                 "vendor's remedy, not the buyer's) is not flagged: there the effort "
+                                                 'words only add to a promise that can be enforced. The message says '
+                                                 'which of date, number with a unit and remedy the clause lacks. The '
+                                                 'rule applies to every kind of paper (order form, click-through '
+                                                 'terms, SLA, policy: see CON002 for how the kind weighs an absence), '
+                                                 'since an effort promise is as weak in public terms as in an order '
+                                                 'form. Measured on the labelled clause corpus in tests/corpus/ '
+                                                 '(tuning and blind splits; python tests/corpus/score.py).',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -359,7 +367,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                          'severity': 'warning',
                                          'weight': 10,
                                          'check': 'clusterlint.rules.contract:subject_to_availability',
-                                         'params': {'learned': 1.0,
+                                         'params': {'learned': 0.5,
                                                     'phrases': ['subject (?:always |only )?to (?:the '
                                                                 ')?(?:(?:capacity|resource|inventory|hardware|market|power|space|rack|stock|supply)(?:,? '
                                                                 '(?:and|or) |, | ))*availability',
@@ -414,6 +422,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 ")?(?:oem|manufacturer|factory|vendor|supplier|distributor)['’]?s? "
                                                                 'allocation',
                                                                 'self[- ]supply',
+                                                                'subject to prior sale',
+                                                                "(?:as|when|once|if|until|where) (?:[a-z0-9'’-]+ "
+                                                                '){0,3}?(?:are|is|get|gets|become|becomes) freed',
                                                                 '(?:subject (?:always |only )?to|subordinated '
                                                                 'to|(?:depends?|depending|dependent|conditional|conditioned|contingent)(?: '
                                                                 '(?:up)?on)?|under (?:the )?reserve of|according '
@@ -567,7 +578,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                      'severity': 'info',
                                      'weight': 2,
                                      'check': 'clusterlint.rules.contract:sole_remedy_credits',
-                                     'params': {'learned': 0.0},
+                                     'params': {'learned': -1.0},
                                      'needs': ['Contract'],
                                      'summary': 'Service credits are the sole and exclusive remedy.',
                                      'why': 'Public cloud SLAs make a few percent of the monthly fee the only thing '
@@ -582,18 +593,19 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'vendor\'s responsibility, "full compensation" for an outage, or the only '
                                             'thing owed ("no liability ... other than to re-credit the node-hours", '
                                             '"the Client isn\'t owed any other compensation", "the MSA rules out any '
-                                            'other remedy"). Where no pattern matches a clause at all, a learned '
-                                            'reading takes over: a logistic regression over the words and word pairs '
-                                            'of each sentence, trained on the labelled tuning split of tests/corpus '
-                                            'and shipped as fixed weights (see the README, "The learned reading"). A '
-                                            'sentence whose score passes `learned` is reported with its score, the '
-                                            'threshold and the words that weighed most, after the same party and modal '
-                                            "reading and exclusions as a pattern's match; `learned: null` turns it "
-                                            'off. A clause that says credits are "not the sole remedy", or are '
-                                            '"without prejudice to" other remedies, or that "nothing in this SLA" '
-                                            'makes them the sole remedy, is not flagged ("without prejudice to clause '
-                                            '12.3" is a cross-reference, not a remedy kept); the clause must speak of '
-                                            'credits.',
+                                            'other remedy", "shall replace any right of the Client to claim damages", '
+                                            '"other than the rebate, the Lessee can claim nothing"). Where no pattern '
+                                            'matches a clause at all, a learned reading takes over: a logistic '
+                                            'regression over the words and word pairs of each sentence, trained on the '
+                                            'labelled tuning split of tests/corpus and shipped as fixed weights (see '
+                                            'the README, "The learned reading"). A sentence whose score passes '
+                                            '`learned` is reported with its score, the threshold and the words that '
+                                            'weighed most, after the same party and modal reading and exclusions as a '
+                                            "pattern's match; `learned: null` turns it off. A clause that says credits "
+                                            'are "not the sole remedy", or are "without prejudice to" other remedies, '
+                                            'or that "nothing in this SLA" makes them the sole remedy, is not flagged '
+                                            '("without prejudice to clause 12.3" is a cross-reference, not a remedy '
+                                            'kept); the clause must speak of credits.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "
@@ -617,7 +629,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'severity': 'warning',
                                             'weight': 10,
                                             'check': 'clusterlint.rules.contract:narrow_downtime_definition',
-                                            'params': {'learned': 0.0},
+                                            'params': {'learned': -1.0},
                                             'needs': ['Contract'],
                                             'summary': 'Downtime is defined as loss of connectivity only.',
                                             'why': 'Cloud SLAs count an instance as unavailable only when it cannot be '

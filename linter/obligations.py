@@ -36,17 +36,17 @@ from clusterlint.memo import last_document
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
-                "centre", "center", "operator")  # the operator of an HPC service or a data centre ("the Centre will allocate ...")
+                "centre", "center", "operator", "distributor")  # the operator of an HPC service or a data centre ("the Centre will allocate ...")
 CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lessee", "subscriber", "user", "users", "you", "your", "yours",
                   "allocation holder", "allocation holders", "principal investigator", "principal investigators", "researcher", "researchers",
                   "project", "projects", "project lead", "project leads",  # HPC allocations
-                  "authority", "government", "department")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
-_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
+                  "authority", "government", "department", "orderer", "reseller")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
+_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
-    r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
+    r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:engages?|obliges?|binds?)\s+itself\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
     r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
     r"(?=\s+to\b|\s+\d|\s+(?:a|an|the|for)\b)",

@@ -36,9 +36,10 @@ _ASKS = re.compile(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages
 _PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
 # effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
-_NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$", re.IGNORECASE)
+_NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$|\bnotwithstanding\s+(?:its|their|our|his|her|the\s+[\w'’]+)\s+$", re.IGNORECASE)
+_CLASS_BEFORE = re.compile(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$", re.IGNORECASE)  # "Shared Queue (best effort)"
 _QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
-_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
+_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
 
 
 @check(LearnedPhrases)
@@ -97,7 +98,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
     if " ".join(words.lower().split()) == "commercially reasonable" and _QUALIFIES.match(text, match.end()) and not _MANNER.match(text, match.end()):
         return True  # an adjective: "a commercially reasonable equivalent", "maintain commercially reasonable safeguards"
         # (not "in a commercially reasonable manner", nor "as soon as commercially reasonable")
-    if words.lower().startswith("best") and _SERVICE_CLASS.match(text, match.end()):
+    if words.lower().startswith("best") and (_SERVICE_CLASS.match(text, match.end()) or _CLASS_BEFORE.search(text, max(0, match.start() - 30), match.start())):
         return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
     if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
         return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
@@ -158,18 +159,18 @@ _RESERVATION = re.compile(
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
+    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
     r"|(?:spare|replacement)\s+parts|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
-    r"\bas[\s\"”']+is\b|\bwarrant|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
+    r"\bas[\s\"”']+is\b|\bwarrant(?!y\s+period)|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|(?<!depends\s)(?<!depending\s)(?<!dependent\s)\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
-    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b",
+    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
     re.IGNORECASE,
 )
 
 
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+)?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
+_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|render)\s+(?:[\w'’]+\s+){0,4})?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
 _RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b", re.IGNORECASE)
 _COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$", re.IGNORECASE)  # not a noun: "the final count is whatever ..."
 
@@ -182,7 +183,7 @@ def subject_to_availability(review, params):
         if item.kind != "operative" or not _CAPACITY.search(item.text):
             continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
         for match, sentence, learned in candidates(pattern, item.text, "CON005", params.learned):
-            if _NOT_BEFORE.search(item.text, max(0, match.start() - 20), match.start()):
+            if _NOT_BEFORE.search(item.text, max(0, match.start() - 50), match.start()):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
                 continue  # a status, not a condition on supply: "if it answers pings we count it as available"
@@ -222,7 +223,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
     r"(?:(?:financial|monetary|pecuniary|contractual|legal)[\s*_]+)?" + _REMEDY_NOUN + r"\b",
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
-    r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+other\s+(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
+    r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+(?:other\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
     # "cannot claim other compensation besides the service credit"
     r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
     # "the single measure of responsibility of the Contractor"
@@ -230,12 +231,14 @@ _SOLE_REMEDY = re.compile("|".join((
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
     r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
     + r"[^.;]{0,90}?(?:\bno|\bnot\s+(?:[\w-]+\s+){0,3}?any|n['’]t\s+(?:[\w-]+\s+){0,3}?any)\s+(?:other\s+|further\s+)?(?:right\s+(?:or\s+)?(?:to\s+(?:any\s+)?(?:other\s+|further\s+)?)?)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "Other than the rebate ..., the Lessee can claim nothing from the Lessor"
+    r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?" + _CREDIT_NOUN + r"[^.;]{0,90}?\b(?:claim|recover|receive|is\s+owed|get)\s+nothing\b",
     # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
     r"\b" + _CREDIT_NOUN + r"[^.;]{0,160}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
     + r"(?:" + _REMEDY_NOUN + r"|liability)\b",
     # "the credit regime is exhaustive and replaces any other right", "SLA remedy: service credits only"
-    r"\b(?:is|are)\s+exhaustive\b|\breplaces?\s+(?:any|all|every)\s+other\s+(?:rights?|" + _REMEDY_NOUN + r")\b",
-    r"\bremed(?:y|ies)\s*[:=–—-]\s*" + _CREDIT_NOUN + r"\s+only\b",
+    r"\b(?:is|are)\s+exhaustive\b|\breplace[sd]?\s+(?:any|all|every)\s+(?:other\s+)?(?:rights?|" + _REMEDY_NOUN + r")\b",
+    r"\bremed(?:y|ies)(?:\s*[:=–—|-]\s*|\s{2,})" + _CREDIT_NOUN + r"\s+only\b",
     # "the exclusive means by which Customer may be compensated", "entitled exclusively to the service credits"
     r"\b(?:sole|exclusive|only|single)\s+(?:means|way|manner)\s+(?:by|through|in)\s+which\b",
     r"\bentitled\s+(?:exclusively|solely|only)\s+to\s+" + _CREDIT_NOUN,
@@ -255,7 +258,7 @@ _SOLE_REMEDY = re.compile("|".join((
     # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
     r"\b(?:limited|restricted|confined)\s+(?:solely\s+|exclusively\s+|only\s+)?to\s+" + _CREDIT_NOUN,
     # "all claims of the Customer ... are settled", "any claim for the outage shall be deemed satisfied"
-    r"\b(?:all|any|every)\s+(?:other\s+|further\s+)?claims?\b[^.;]{0,80}?\b(?:are|is|shall\s+be|will\s+be)\s+(?:deemed\s+|thereby\s+|fully\s+)?(?:settled|satisfied|discharged|extinguished|exhausted)\b",
+    r"\b(?:all|any|every)\s+(?:other\s+|further\s+)?claims?\b[^.;]{0,80}?\b(?:are|is|shall\s+be|will\s+be)\s+(?:deemed\s+|thereby\s+|fully\s+)?(?:compensated\s+and\s+)?(?:settled|satisfied|discharged|extinguished|exhausted)\b",
     # "shall not be liable for any unavailability except to issue the Service Credits"
     r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
     r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply|give)\s+|to\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
@@ -271,7 +274,7 @@ _SOLE_REMEDY = re.compile("|".join((
     # "the credits are the remedy, and there is nothing beyond them"
     r"\bnothing\s+(?:else\s+|more\s+)?(?:beyond|besides|other\s+than|apart\s+from|except)\s+(?:them|those|these|that|it)\b",
     # "are exhaustive of Licensee's remedies", "exhaust all claims of the Customer"
-    r"\bexhaust(?:s|ive\s+of)?\s+(?:all\s+|any\s+|every\s+)?(?:(?:the\s+)?\w+['’]s\s+|its\s+|their\s+|your\s+)?(?:other\s+)?(?:" + _REMEDY_NOUN + r"|rights?)\b",
+    r"\bexhaust(?:s|ive\s+of)?\s+(?:all\s+|any\s+|every\s+)?(?:(?:the\s+)?\w+['’]s\s+|its\s+|their\s+|your\s+)?(?:other\s+)?(?:" + _REMEDY_NOUN + r"|rights?|liability)\b",
     # "will owe you nothing other than the credits", "anything for unavailability other than credits"
     r"\b(?:anything|nothing)\b[^.;]{0,80}?\b(?:other\s+than|except(?:\s+for)?|save(?:\s+for)?|apart\s+from|beyond)\s+" + _CREDIT_NOUN,
     # "Service Credits are our only liability", "The obligation to issue Service Credits states Provider's entire obligation"
@@ -440,7 +443,7 @@ def narrow_downtime_definition(review, params):
                 found = f"leaves degraded hardware and partial outages out of downtime ({' '.join(match.group(0).split())!r})"
         if found:
             yield review.hit_words("Contract", item.path, match, f"{item.label} {found}" + _NOT_DOWN)
-        elif degraded is None and not _DEGRADED.search(item.text):  # no word the patterns know for connectivity, none for degradation
+        else:  # no pattern's reading: the learned one, which has seen degradation counted and left out
             for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned):
                 if _DOWNTIME.search(sentence):
                     yield _learned_hit(review, item, match, learned, f"{item.label} reads as counting downtime only as loss of "

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clusterlint import clause_model
+from clusterlint.registry import builtin_rules
 
 from conftest import check_json
 
@@ -61,25 +62,25 @@ def test_features_are_the_words_and_word_pairs_sorted():
      "clause 1.1 reads as making service credits the only remedy ('credits', 'are the', 'only')" + CREDITS,
      "strongest words: 'credits', 'are the', 'only'"),
     ("We will do what we can to replace a failed GPU quickly.", "CON001",
-     "clause 1.1 is a vendor obligation (\"We\" + \"will\") that reads as a promise of effort only ('we', 'we will', 'to replace')" + EFFORT,
-     "strongest words: 'we', 'we will', 'to replace'"),
+     "clause 1.1 is a vendor obligation (\"We\" + \"will\") that reads as a promise of effort only ('we', 'to replace', 'we will')" + EFFORT,
+     "strongest words: 'we', 'to replace', 'we will'"),
 ])
 def test_a_sentence_no_pattern_matches_is_read_by_the_learned_reading(tmp_path, text, rule, message, strongest):
     [finding] = _learned(tmp_path, text)
     assert (finding["rule"], finding["message"]) == (rule, message)
     score = clause_model.read(rule, text, -100.0).score
-    threshold = {"CON001": 1, "CON006": 0}[rule]
+    threshold = builtin_rules()[rule].settings.learned
     assert finding["evidence"][:2] == [
-        f"learned reading: score {score:.2f} above the rule's threshold {threshold} (logistic regression over words and "
+        f"learned reading: score {score:.2f} above the rule's threshold {threshold:g} (logistic regression over words and "
         f"word pairs, trained on {clause_model.trained_on()} labelled clauses of tests/corpus)", strongest]
     assert score > threshold
 
 
 def test_the_learned_reading_keeps_the_rules_exclusions_and_can_be_turned_off(tmp_path):
     refused = "We will not do what we can to replace a failed GPU quickly."  # read as a prohibition, as for a pattern
-    assert clause_model.read("CON001", refused, 1.0) is not None and _learned(tmp_path, refused) == []
+    assert clause_model.read("CON001", refused, builtin_rules()["CON001"].settings.learned) is not None and _learned(tmp_path, refused) == []
     preserved = "Service credits are the one and only thing the Client can claim, in addition to any other remedy."
-    assert clause_model.read("CON006", preserved, 0.0) is not None and _learned(tmp_path, preserved) == []
+    assert clause_model.read("CON006", preserved, builtin_rules()["CON006"].settings.learned) is not None and _learned(tmp_path, preserved) == []
     off = "params:\n  CON006: {learned: null}\n"
     assert _learned(tmp_path, "Service credits are the one and only thing the Client can claim for an outage.", off) == []
 

@@ -366,3 +366,39 @@ def test_an_all_caps_limitation_that_begins_with_except_is_no_heading():
     clauses = read_pages([pdf], "sla.pdf").documents[0].data["spec"]["clauses"]
     assert [c["text"] for c in clauses] == [
         "EXCEPT FOR THE SERVICE CREDITS DESCRIBED IN THIS PART, THE CLIENT HAS NO REMEDY FOR ANY OUTAGE."]
+
+
+@pytest.mark.parametrize("text, rule, message", [
+    # CON001: "so far as it reasonably can", "make its best", "exert itself", "realise all efforts"
+    ("The Operator will, so far as it reasonably can, restore failed nodes within the week.", "CON001",
+     _vendor("obligation", "'so far as it reasonably can'" + NO_DATE)),
+    ("The Vendor shall make its best to restore the filesystem.", "CON001",
+     'clause 1.1 is a vendor obligation ("Vendor" + "shall") that promises only \'make its best\'' + NO_DATE),
+    ("The Vendor will exert itself to finish commissioning in March.", "CON001", _vendor("obligation", "'exert itself'" + NO_DATE, "Vendor")),
+    ("The Seller will realise all efforts that are commercially reasonable to ship spares.", "CON001",
+     _vendor("obligation", "'realise all efforts'" + NO_DATE, "Seller")),
+    # CON005: prior sale; CON006: a right replaced, "can claim nothing" save a rebate
+    ("Spare boards needed in the warranty period will be shipped where the Vendor holds them in stock.", "CON005",
+     'clause 1.1 is a vendor obligation ("a passive: the vendor performs" + "will") that makes capacity '
+     "'where the Vendor holds them in stock'" + AVAILABILITY),  # a warranty period is no warranty disclaimer
+    ("Hardware in this quotation is subject to prior sale.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'subject to prior sale'" + AVAILABILITY),
+    ("The receipt of Service Credits shall replace any right of the Client to claim damages for outages.", "CON006",
+     "clause 1.1 makes service credits the 'replace any right'" + CREDITS),
+    ("Other than the rebate in this clause, the Lessee can claim nothing from the Lessor for interruptions.", "CON006",
+     "clause 1.1 makes service credits the 'Other than the rebate in this clause, the Lessee can claim nothing'" + CREDITS),
+])
+def test_blind_18_to_20_shapes_fire_with_their_message(tmp_path, text, rule, message):
+    assert _messages(tmp_path, text) == [(rule, message)]
+
+
+@pytest.mark.parametrize("text", [
+    "Notwithstanding its reasonable efforts, the Vendor remains liable for delay damages.",  # effort that excuses nothing
+    "Batch Queue (best effort): jobs may be preempted.",  # a class of service named before
+    "Both contracting parties will endeavour to settle disputes amicably.",  # both parties
+    "The Vendor shall not make the reserved nodes subject to availability.",  # denied
+    "The Orderer shall endeavor to provide the information the Contractor needs.",  # the Orderer is the customer
+    "The Vendor will use best efforts to deliver by 31 May 2027, and for each week of delay the Buyer may deduct 1% of the price.",
+])
+def test_blind_18_to_20_shapes_that_stay_silent(tmp_path, text):
+    assert _messages(tmp_path, text) == []
