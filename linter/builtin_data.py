@@ -163,8 +163,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  'exert(?:s|ing)? (?:itself|themselves|ourselves) to',
                                                                  'obligations? of means',
                                                                  '(?:do|does|doing|try|tries|trying) '
-                                                                 '(?:its|our|their|the) (?:very '
+                                                                 '(?:its|our|their|the) (?:very |level '
                                                                  ')?(?:best|utmost|hardest|possible|maximum)',
+                                                                 '(?:make|makes|making) the best of (?:its|their|our) '
+                                                                 'efforts?',
                                                                  '(?:make|makes|making) (?:its|our|their) (?:very '
                                                                  ')?best(?! efforts?| endeavou?rs?)',
                                                                  '(?:make|makes|making|made|put|puts|putting|realis(?:e|es|ing)|realiz(?:e|es|ing)|deploy(?:s|ing)?|employ(?:s|ing)?|exert(?:s|ing)?) '
@@ -172,7 +174,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:utmost|maximum|all possible|every possible) '
                                                                  '(?:efforts?|endeavou?rs?)',
                                                                  'aim(?:s|ing)? (?:to|for)',
-                                                                 'efforts? (?:will|shall) be made',
+                                                                 'efforts?(?: [a-z]+){0,4}? (?:will|shall) be made',
                                                                  "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
                                                                  '(?:is|will be) to',
                                                                  'targets?(?= \\d| an? )',
@@ -435,7 +437,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 'far as|to the extent(?: that| of)?|insofar as|as long '
                                                                 'as|so long as|provided(?: that)?|only if|only when|in '
                                                                 'case of|in function of|from whatever|whatever(?! the '
-                                                                '(?:state|level|position|condition|status)\\b)|if|where|when|whenever|once|assuming|presuming) '
+                                                                "(?:[a-z'’]+ "
+                                                                '){0,3}?(?:state|level|position|condition|status|situation)\\b)|if|where|when|whenever|once|assuming|presuming) '
                                                                 "(?:[a-z0-9'’-]+ "
                                                                 '){0,6}?(?:(?<!made\\s)(?<!make\\s)(?<!makes\\s)(?<!not\\s)availab(?:le(?! '
                                                                 'for\\b)|ility(?! '
@@ -454,7 +457,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 '(?:[a-z]+ '
                                                                 ')?(?:capacity|space|power)|(?:infrastructure|capacity|hardware|space|power) '
                                                                 'exists?|shortages? of|scarcity|can be '
-                                                                '(?:procured|obtained|sourced)|lead '
+                                                                '(?:procured|obtained|sourced|purchased|bought)|lead '
                                                                 "times?|allocations? (?:[a-z0-9'’-]+ "
                                                                 '){0,4}?(?:from|by)|suppl(?:y|ies|ied) (?:[a-z]+ '
                                                                 '){0,3}?(?:from|by) (?:the |its |our |their '
@@ -486,7 +489,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 '|spare |free '
                                                                 ')?(?:capacity|stock|inventory|supply|hardware|gpus|nodes|servers)',
                                                                 "(?:as|when|once|if|until) (?:[a-z0-9'’-]+ "
-                                                                '){0,3}?(?:frees? up|becomes? free)',
+                                                                '){0,3}?(?:frees? up|(?:becomes?|comes?) free)',
+                                                                '(?:when|if|while|where) in stock',
                                                                 '(?:if|when)-available',
                                                                 '(?:according to|in accordance with|in line with) '
                                                                 '(?:the |its |our |their '
@@ -578,7 +582,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                      'severity': 'info',
                                      'weight': 2,
                                      'check': 'clusterlint.rules.contract:sole_remedy_credits',
-                                     'params': {'learned': -1.0},
+                                     'params': {'learned': 0.0},
                                      'needs': ['Contract'],
                                      'summary': 'Service credits are the sole and exclusive remedy.',
                                      'why': 'Public cloud SLAs make a few percent of the monthly fee the only thing '
@@ -629,7 +633,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'severity': 'warning',
                                             'weight': 10,
                                             'check': 'clusterlint.rules.contract:narrow_downtime_definition',
-                                            'params': {'learned': -1.0},
+                                            'params': {'learned': 0.0},
                                             'needs': ['Contract'],
                                             'summary': 'Downtime is defined as loss of connectivity only.',
                                             'why': 'Cloud SLAs count an instance as unavailable only when it cannot be '

@@ -41,7 +41,7 @@ CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lesse
                   "allocation holder", "allocation holders", "principal investigator", "principal investigators", "researcher", "researchers",
                   "project", "projects", "project lead", "project leads",  # HPC allocations
                   "authority", "government", "department", "orderer", "reseller")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
-_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
+_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bboth\s+(?:sides|teams)\b|\bthe\s+parties\b", re.IGNORECASE)
 
 _MODAL = re.compile(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?attempt|"

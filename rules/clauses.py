@@ -124,7 +124,8 @@ class Learned(Params):
 
     learned: float | None = Field(None, description=(
         "Score a sentence no pattern matches must pass for the learned reading (a logistic regression; null: off). "
-        "Default: the lowest of -1, 0, 0.5 ... 2 at which leave-one-file-out precision on the tuning split is at least 0.93 "
+        "Default: the lowest of 0, 0.5, 1, 1.5, 2 (a score of 0 is even odds) at which leave-one-file-out precision on the tuning "
+        "split is at least 0.93 "
         "(python tools/train_clause_model.py --lofo)."))
 
 

@@ -150,7 +150,7 @@ _EXTRA_CAPACITY = re.compile(
 _BEYOND_RESERVED = re.compile(
     r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|additional\s+to|in\s+excess\s+of|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
     r"\s+(?:(?:the\s+|its\s+|your\s+|our\s+|their\s+|that\s+|this\s+)?(?:[\w'’-]+\s+|\(\d+\)\s+){0,5}?(?:reserved|committed|contracted|awarded|allocated|purchased|dedicated|reservation|commitment)\b"
-    r"|(?:the|those|these)\s+\d[\d,]*\b(?!\s*(?:%|percent)))",  # "anything above the 64": a count the sentence gave before
+    r"|(?:the|those|these)\s+(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b(?!\s*(?:%|percent)))",  # "anything above the 64": a count the sentence gave before
     re.IGNORECASE,
 )
 _RESERVATION = re.compile(
@@ -160,10 +160,10 @@ _RESERVATION = re.compile(
 )
 _CAPACITY = re.compile(
     r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement)\s+parts|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
+    r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
-    r"\bas[\s\"”']+is\b|\bwarrant(?!y\s+period)|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
+    r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|(?<!depends\s)(?<!depending\s)(?<!dependent\s)\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
     r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
     re.IGNORECASE,
@@ -288,7 +288,7 @@ _SOLE_REMEDY = re.compile("|".join((
 )), re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
 _PRESERVED = re.compile(
-    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
 )
 _CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 
@@ -336,7 +336,7 @@ _CONNECTIVITY = re.compile(
     re.IGNORECASE,
 )
 _DEGRADED = re.compile(
-    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]?checks?\b|\bhealthy\b|\bthrottl\w*"
+    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]*checks?\b|\bhealthy\b|\bthrottl\w*|\bdiag(?:s|nostics?)?\b|\bburn[\s-]?in\b|\bdcgm\b"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
     r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*|missing|absent|reduced)",
     re.IGNORECASE,
@@ -352,7 +352,7 @@ _LEAVES_OUT = re.compile(
     r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
     re.IGNORECASE,
 )
-_CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
+_CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
 # what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
 _MEASURED_BY = re.compile(
@@ -368,7 +368,7 @@ _MEASURES = re.compile(
 )
 
 
-_EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
+_EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not|won['’]t|doesn['’]t)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
 
 
 def _excluded(text: str, at: int) -> bool:

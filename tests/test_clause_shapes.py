@@ -402,3 +402,37 @@ def test_blind_18_to_20_shapes_fire_with_their_message(tmp_path, text, rule, mes
 ])
 def test_blind_18_to_20_shapes_that_stay_silent(tmp_path, text):
     assert _messages(tmp_path, text) == []
+
+
+@pytest.mark.parametrize("text, rule, message", [
+    # CON001: "level best", "the best of its efforts", efforts made in a longer passive
+    ("We will do our level best to fix the fabric before launch.", "CON001",
+     'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'do our level best\'' + NO_DATE),
+    ("The Vendor shall make the best of its efforts to deliver the servers before June.", "CON001",
+     'clause 1.1 is a vendor obligation ("Vendor" + "shall") that promises only \'make the best of its efforts\'' + NO_DATE),
+    ("Efforts that are commercially reasonable will be made by the Operator to keep both feeds live.", "CON001",
+     _vendor("obligation", "'Efforts that are commercially reasonable will be made'" + NO_DATE)),
+    # CON005: space that comes free, servers that can be purchased, parts held in stock, lead times under a warranty
+    ("The two cages will be handed to the Client once they come free.", "CON005",
+     'clause 1.1 is a vendor obligation ("a passive: the vendor performs" + "will") that makes capacity \'once they come free\''
+     + AVAILABILITY),
+    ("The Vendor guarantees the nodes only if the servers can be purchased from its suppliers.", "CON005",
+     'clause 1.1 is a vendor obligation ("Vendor" + "guarantees") that makes capacity \'only if the servers can be purchased\''
+     + AVAILABILITY),
+    ("Four-hour replacement applies only if the required part is held in stock at the depot.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'only if the required part is held in stock'" + AVAILABILITY),
+    ("Replacement GPU servers under the hardware-replacement warranty are subject to component lead times.", "CON005",
+     "clause 1.1 is an unattributed description that makes capacity 'subject to component lead times'" + AVAILABILITY),
+])
+def test_blind_23_to_25_shapes_fire_with_their_message(tmp_path, text, rule, message):
+    assert _messages(tmp_path, text) == [(rule, message)]
+
+
+@pytest.mark.parametrize("text", [
+    "Both sides will use reasonable efforts to agree the test plan.",  # both parties
+    "Spare boards beyond those four are provided subject to availability.",  # beyond a count given in words
+    "The Vendor shall not reassign the reserved servers, whatever the maker's supply position.",  # a concession
+    "Receiving a credit does not stop the Client from terminating for chronic failure.",  # other remedies kept
+])
+def test_blind_23_to_25_shapes_that_stay_silent(tmp_path, text):
+    assert _messages(tmp_path, text) == []

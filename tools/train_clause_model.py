@@ -27,7 +27,7 @@ from clusterlint import clause_model  # noqa: E402
 
 RULES = score.RULES
 DIGITS = 3  # weights are shipped rounded; smaller ones are dropped
-THRESHOLDS = (-1.0, 0.0, 0.5, 1.0, 1.5, 2.0)
+THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0)  # a score below 0 is worse than even odds: never a default
 
 
 def corpus_digest() -> str:
