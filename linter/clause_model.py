@@ -19,17 +19,18 @@ import math
 import random
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 MODEL = Path(__file__).parent / "data" / "clause_model.json"
 _TOKEN = re.compile(r"[a-z]+(?:['’][a-z]+)?|\d+")
 
 
-def features(text: str) -> list[str]:
-    """The sentence's words and adjacent word pairs, lower-cased, sorted (so sums run in one order)."""
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a contract in turn
+def features(text: str) -> frozenset[str]:
+    """The sentence's words and adjacent word pairs, lower-cased (sums use math.fsum: exact in any order)."""
     words = _TOKEN.findall(text.lower())
-    return sorted({*words, *(f"{a} {b}" for a, b in zip(words, words[1:]))})
+    return frozenset((*words, *(f"{a} {b}" for a, b in zip(words, words[1:]))))
 
 
 @dataclass(frozen=True)
@@ -56,19 +57,26 @@ def trained_on() -> int:
     return _model()["clauses"]
 
 
+@lru_cache(maxsize=65536)
+def _present(sentence: str) -> tuple[tuple[str, list[float]], ...]:
+    """The sentence's features the model weighs, each with its weight per rule."""
+    weights = _model()["weights"]
+    return tuple((f, weights[f]) for f in features(sentence) if f in weights)
+
+
 def read(rule: str, sentence: str, threshold: float) -> Learned | None:
     """The learned reading of `sentence` for `rule` when its score is above `threshold`, else None."""
-    model = _model()["rules"][rule]
-    weights = model["weights"]
-    present = [(weights[f], f) for f in features(sentence) if f in weights]
-    score = model["bias"] + math.fsum(w for w, _ in present)
+    model = _model()
+    i = model["rules"].index(rule)
+    present = [(w[i], f) for f, w in _present(sentence)]
+    score = model["bias"][i] + math.fsum(w for w, _ in present)
     if score <= threshold:
         return None
     strongest = tuple(f for w, f in sorted(present, key=lambda p: (-p[0], p[1]))[:3] if w > 0)
     return Learned(round(score, 2), threshold, strongest)
 
 
-def train(rows: list[tuple[list[str], bool]], epochs: int = 12, rate: float = 0.5, l2: float = 1e-4) -> tuple[dict, float]:
+def train(rows: list[tuple[frozenset[str], bool]], epochs: int = 12, rate: float = 0.5, l2: float = 1e-4) -> tuple[dict, float]:
     """(weights, bias) of a logistic regression fitted by stochastic gradient descent to `rows` of
     (features, label), in a fixed order from a fixed seed: the same rows give the same weights."""
     weights: dict[str, float] = {}

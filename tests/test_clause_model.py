@@ -53,8 +53,8 @@ def test_training_gives_the_same_weights_every_time_and_learns_the_labels():
     assert score("credits are the only remedy") > 0 > score("invoices are due in thirty days")
 
 
-def test_features_are_the_words_and_word_pairs_sorted():
-    assert clause_model.features("Credits ONLY, credits!") == ["credits", "credits only", "only", "only credits"]
+def test_features_are_the_words_and_word_pairs():
+    assert clause_model.features("Credits ONLY, credits!") == {"credits", "credits only", "only", "only credits"}
 
 
 @pytest.mark.parametrize("text, rule, message, strongest", [

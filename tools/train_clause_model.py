@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +27,8 @@ import score  # noqa: E402
 from clusterlint import clause_model  # noqa: E402
 
 RULES = score.RULES
-DIGITS = 3  # weights are shipped rounded; smaller ones are dropped
+DIGITS = 3  # weights are shipped rounded
+MIN_COUNT = 2  # a word or pair in fewer training clauses than this is not learned: it cannot generalise
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0)  # a score below 0 is worse than even odds: never a default
 
 
@@ -49,17 +51,19 @@ def rows_of(paths) -> list[tuple[list[str], set]]:
 
 
 def fit(rows) -> dict:
-    rules = {}
-    for rule in RULES:
-        weights, bias = clause_model.train([(f, rule in want) for f, want in rows])
-        kept = {f: round(w, DIGITS) for f, w in sorted(weights.items()) if round(w, DIGITS) != 0}
-        rules[rule] = {"bias": round(bias, DIGITS), "weights": kept}
-    return rules
+    """Bias and weights per rule (in RULES order) over the features in at least MIN_COUNT clauses."""
+    counts = Counter(f for feats, _ in rows for f in feats)
+    vocabulary = frozenset(f for f, n in counts.items() if n >= MIN_COUNT)
+    rows = [(feats & vocabulary, want) for feats, want in rows]
+    fitted = [clause_model.train([(f, rule in want) for f, want in rows]) for rule in RULES]
+    weights = {f: [round(w.get(f, 0.0), DIGITS) for w, _ in fitted] for f in sorted(vocabulary)}
+    return {"rules": list(RULES), "bias": [round(b, DIGITS) for _, b in fitted],
+            "weights": {f: w for f, w in weights.items() if any(w)}}
 
 
 def build() -> dict:
     rows = rows_of(score.SPLITS["tuning"])
-    return {"clauses": len(rows), "corpus_sha256": corpus_digest(), "rules": fit(rows)}
+    return {"clauses": len(rows), "corpus_sha256": corpus_digest(), "min_count": MIN_COUNT, **fit(rows)}
 
 
 def lofo() -> None:
@@ -69,9 +73,8 @@ def lofo() -> None:
     for held in paths:
         model = fit([row for path in paths if path != held for row in per_file[path]])
         for feats, want in per_file[held]:
-            for rule in RULES:
-                m = model[rule]
-                z = m["bias"] + sum(m["weights"].get(f, 0.0) for f in feats)
+            for i, rule in enumerate(RULES):
+                z = model["bias"][i] + sum(model["weights"][f][i] for f in feats if f in model["weights"])
                 for t, c in counts[rule].items():
                     c[0] += z > t and rule in want
                     c[1] += z > t and rule not in want
