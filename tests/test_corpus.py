@@ -1,6 +1,6 @@
 """The phrase rules on the labelled clause corpus: the issue's target (precision and recall of at
 least 0.90 per phrase rule) on the blind splits together and on each split that meets it alone, no
-slide below the measured reading where a split does not yet (blind-21, blind-23 to blind-25), and no slide below the measured reading of how often the party and
+slide below the measured reading where a split does not yet (blind-21, blind-27 to blind-29, blind-31), and no slide below the measured reading of how often the party and
 the modal are read right on the blind splits."""
 
 from __future__ import annotations
@@ -20,20 +20,21 @@ import score  # noqa: E402
 _score = lru_cache(maxsize=None)(score.score)  # each split is read once per session (the results are not changed)
 
 TARGET = 0.9
-MET = ("blind", "blind-3", "blind-22", "blind-26")  # blind splits that meet the target on their own
+MET = ("blind", "blind-3", "blind-22", "blind-26", "blind-30")  # blind splits that meet the target on their own
 # each other blind split's reading, (precision, recall) per rule, patterns and learned reading together (README.md has
-# blind-21's first reading, patterns alone): a floor, not the target
+# the first readings): a floor, not the target
 FIRST_READING = {
-    "blind-21": {"CON001": (0.79, 0.87), "CON005": (0.96, 0.84), "CON006": (0.97, 0.91), "CON007": (0.97, 0.90)},
-    "blind-23": {"CON001": (0.86, 0.94), "CON005": (1.0, 0.74), "CON006": (0.88, 0.97), "CON007": (0.85, 0.77)},
-    "blind-24": {"CON001": (0.88, 0.93), "CON005": (1.0, 0.97), "CON006": (1.0, 0.97), "CON007": (0.96, 0.80)},
-    "blind-25": {"CON001": (0.97, 0.97), "CON005": (0.86, 0.83), "CON006": (1.0, 0.97), "CON007": (0.97, 0.93)},
+    "blind-21": {"CON001": (0.79, 0.87), "CON005": (0.94, 0.91), "CON006": (0.94, 0.91), "CON007": (0.97, 0.94)},
+    "blind-27": {"CON001": (0.83, 1.0), "CON005": (0.97, 1.0), "CON006": (1.0, 0.93), "CON007": (1.0, 0.93)},
+    "blind-28": {"CON001": (0.91, 0.91), "CON005": (0.96, 0.83), "CON006": (0.88, 0.97), "CON007": (0.97, 0.88)},
+    "blind-29": {"CON001": (1.0, 0.84), "CON005": (0.97, 0.91), "CON006": (0.97, 1.0), "CON007": (0.97, 0.97)},
+    "blind-31": {"CON001": (0.92, 1.0), "CON005": (1.0, 0.87), "CON006": (1.0, 0.97), "CON007": (0.96, 0.93)},
 }
 BLIND = MET + tuple(FIRST_READING)
 # how often each blind split's party and modal are read right (README.md gives the readings): floors
-POOLED_FLOOR = {"CON007": (TARGET, 0.89)}  # the one figure below the target on the blind splits together: 186/207
 READ_FLOOR = {"blind": (0.85, 0.90), "blind-3": (0.90, 0.80), "blind-21": (0.66, 0.73), "blind-22": (0.85, 0.74),
-              "blind-23": (0.73, 0.68), "blind-24": (0.81, 0.74), "blind-25": (0.79, 0.72), "blind-26": (0.75, 0.74)}
+              "blind-26": (0.75, 0.74), "blind-27": (0.86, 0.87), "blind-28": (0.63, 0.73), "blind-29": (0.70, 0.73),
+              "blind-30": (0.70, 0.68), "blind-31": (0.72, 0.67)}
 
 
 def test_corpus_is_large_enough_and_the_blind_splits_are_over_a_quarter():
@@ -67,9 +68,7 @@ def test_the_blind_splits_together_meet_the_target():
         for rule, c in counts.items():
             pooled[rule] = {key: pooled[rule][key] + c[key] for key in pooled[rule]}
     rates = {rule: score.rates(c) for rule, c in pooled.items()}
-    floor = {rule: POOLED_FLOOR.get(rule, (TARGET, TARGET)) for rule in score.RULES}
-    assert {rule: (r["precision"] >= floor[rule][0], r["recall"] >= floor[rule][1]) for rule, r in rates.items()} == {
-        r: (True, True) for r in score.RULES}, rates
+    assert {rule: (r["precision"] >= TARGET, r["recall"] >= TARGET) for rule, r in rates.items()} == {r: (True, True) for r in score.RULES}, rates
 
 
 @pytest.mark.parametrize("split", list(FIRST_READING))
