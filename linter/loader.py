@@ -319,16 +319,22 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
         kind = type(event)
-        doc = self.doc
+        positions = self.doc.positions
         if kind is ScalarEvent:
-            if path not in doc.positions:
+            if path not in positions:
                 mark = event.start_mark
-                doc.positions[path] = (mark.line + 1, mark.column + 1)
-            return self._scalar(event)
+                positions[path] = (mark.line + 1, mark.column + 1)
+            value, refused, ambiguous = _scalar(event.tag, event.implicit[0], not event.style, event.value)
+            if refused:
+                raise _Abort(refused, event)
+            if ambiguous:
+                self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
+            return value
         if depth >= MAX_DEPTH:  # the 65th collection, counting the outermost
             raise _TooDeep(event.start_mark)
-        if path not in doc.positions:
-            doc.positions[path] = doc.key_positions.get(path) or _pos(event)
+        key_positions = self.doc.key_positions
+        if path not in positions:
+            positions[path] = key_positions.get(path) or _pos(event)
         tag = event.tag
         if kind is SequenceStartEvent:
             if tag is not None and tag != "!" and tag != _SEQ:
@@ -340,7 +346,6 @@ class _Reader:
         if tag is not None and tag != "!" and tag != _MAP:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         result: dict = {}
-        key_positions = doc.key_positions
         key_path = path + ("<key>",)
         while type(key_event := self.next_event()) is not MappingEndEvent:
             if type(key_event) is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
@@ -356,15 +361,14 @@ class _Reader:
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise _Abort("a mapping key must be a plain scalar", key_event)
             at = path + (key,)
+            mark = key_event.start_mark
             if key in result:
                 first = key_positions.get(at, (0, 0))
-                line, col = _pos(key_event)
-                self.problems.append(
-                    Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, at)
-                )
+                self.problems.append(Problem(
+                    "SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", mark.line + 1, mark.column + 1, at))
                 self._pass_over(self.next_event())
                 continue
-            key_positions[at] = _pos(key_event)
+            key_positions[at] = mark.line + 1, mark.column + 1
             result[key] = self.read(self.next_event(), at, depth + 1)
         return result
 
@@ -379,14 +383,6 @@ class _Reader:
             if level == 0:
                 return
             event = self.next_event()
-
-    def _scalar(self, event):
-        value, refused, ambiguous = _scalar(event.tag, event.implicit[0], not event.style, event.value)
-        if refused:
-            raise _Abort(refused, event)
-        if ambiguous:
-            self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
-        return value
 
 
 def _tag(tag: str | None, implicit: bool, text: str) -> str:
