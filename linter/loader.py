@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import errno
+import functools
 import itertools
 import re
 from bisect import bisect_right
@@ -237,7 +238,6 @@ class _Reader:
         self.problems: list[Problem] = []  # the current document's
         self.doc: Document | None = None
         self.nodes = 0  # one budget for the whole file, however many documents it holds
-        self.constructor = yaml.constructor.SafeConstructor()
         self.anchors: dict = {}  # anchor -> (its first event, the parser's events of its node)
         self.open: set = set()  # anchors whose node is being read
         self.recorders: list[list] = []  # the events of each anchored node being read
@@ -267,7 +267,7 @@ class _Reader:
         self._follow()
         self.parser.get_event()  # document start
         first = self.next_event()
-        if type(first) is ScalarEvent and first.value == "" and self._tag(first) == _NULL:
+        if type(first) is ScalarEvent and first.value == "" and _tag(first.tag, first.implicit[0], "") == _NULL:
             value = _END  # an empty document (a trailing ---): skipped, as YAML tools do
         else:
             value = self.read(first, path, 0)
@@ -319,16 +319,22 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
         kind = type(event)
-        doc = self.doc
+        positions = self.doc.positions
         if kind is ScalarEvent:
-            if path not in doc.positions:
+            if path not in positions:
                 mark = event.start_mark
-                doc.positions[path] = (mark.line + 1, mark.column + 1)
-            return self._scalar(event)
+                positions[path] = (mark.line + 1, mark.column + 1)
+            value, refused, ambiguous = _scalar(event.tag, event.implicit[0], not event.style, event.value)
+            if refused:
+                raise _Abort(refused, event)
+            if ambiguous:
+                self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
+            return value
         if depth >= MAX_DEPTH:  # the 65th collection, counting the outermost
             raise _TooDeep(event.start_mark)
-        if path not in doc.positions:
-            doc.positions[path] = doc.key_positions.get(path) or _pos(event)
+        key_positions = self.doc.key_positions
+        if path not in positions:
+            positions[path] = key_positions.get(path) or _pos(event)
         tag = event.tag
         if kind is SequenceStartEvent:
             if tag is not None and tag != "!" and tag != _SEQ:
@@ -340,10 +346,9 @@ class _Reader:
         if tag is not None and tag != "!" and tag != _MAP:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         result: dict = {}
-        key_positions = doc.key_positions
         key_path = path + ("<key>",)
         while type(key_event := self.next_event()) is not MappingEndEvent:
-            if type(key_event) is ScalarEvent and key_event.value == "<<" and self._tag(key_event) == _MERGE:
+            if type(key_event) is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
                 value_event = self.next_event()
                 merged = self.read(value_event, path, depth + 1)
                 for source in merged if isinstance(merged, list) else [merged]:
@@ -356,15 +361,14 @@ class _Reader:
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise _Abort("a mapping key must be a plain scalar", key_event)
             at = path + (key,)
+            mark = key_event.start_mark
             if key in result:
                 first = key_positions.get(at, (0, 0))
-                line, col = _pos(key_event)
-                self.problems.append(
-                    Problem("SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", line, col, at)
-                )
+                self.problems.append(Problem(
+                    "SPEC003", f"key {key!r} repeats the key on line {first[0]}; YAML keeps only one of them", mark.line + 1, mark.column + 1, at))
                 self._pass_over(self.next_event())
                 continue
-            key_positions[at] = _pos(key_event)
+            key_positions[at] = mark.line + 1, mark.column + 1
             result[key] = self.read(self.next_event(), at, depth + 1)
         return result
 
@@ -380,53 +384,53 @@ class _Reader:
                 return
             event = self.next_event()
 
-    @staticmethod
-    def _tag(event) -> str:
-        """A scalar's tag: its own, or the one its plain text resolves to in YAML 1.2 (`_Loader`'s resolvers)."""
-        tag = event.tag
-        if tag is not None and tag != "!":
-            return tag
-        if not event.implicit[0] or event.value[:1] not in _RESOLVERS:  # quoted, or a first letter no resolver claims: most keys
-            return _SCALAR_STR
-        return _resolve(_RESOLVERS, event.value)
 
-    def _scalar(self, event):
-        tag = self._tag(event)
-        text = event.value
-        plain_number = not event.style and text[:1] in _NUMERIC_START  # plain (the C parser says '', the Python one None)
-        if tag == _SCALAR_STR and not plain_number:
-            return text
-        if tag not in _SCALAR_TAGS:
-            raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
-        try:
-            value = _int(text) if tag == _SCALAR_INT else text if tag == _SCALAR_STR \
-                else self.constructor.yaml_constructors[tag](self.constructor, _node(tag, event))
-        except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
-            raise _Abort(f"{text!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", event) from None
-        if plain_number and not _SAME_IN_BOTH.fullmatch(text):
-            self._same_in_yaml_11(_node(tag, event), value)
-        if isinstance(value, float) and value != value:  # .nan
-            return value
-        if isinstance(value, (datetime.date, datetime.datetime)):
-            return value.isoformat()  # as JSON Schema sees it: a string with format date
-        return value
+def _tag(tag: str | None, implicit: bool, text: str) -> str:
+    """A scalar's tag: its own, or the one its plain text resolves to in YAML 1.2 (`_Loader`'s resolvers)."""
+    if tag is not None and tag != "!":
+        return tag
+    if not implicit or text[:1] not in _RESOLVERS:  # quoted, or a first letter no resolver claims: most keys
+        return _SCALAR_STR
+    return _resolve(_RESOLVERS, text)
 
-    def _same_in_yaml_11(self, node, value) -> None:
-        """SPEC001 where YAML 1.1 reads a plain scalar as a different number (or a number as text)."""
-        old_tag = _resolve(_YAML11_RESOLVERS, node.value)
-        if node.tag not in _NUMBER_TAGS and old_tag not in _NUMBER_TAGS:
-            return
-        try:
-            old = self.constructor.construct_object(yaml.ScalarNode(old_tag, node.value, node.start_mark, node.end_mark), deep=True)
-        except (yaml.constructor.ConstructorError, ValueError, OverflowError):
-            old = node.value
-        if type(old) is type(value) and (old == value or old != old and value != value):
-            return
-        line, col = _pos(node)
-        number = value if isinstance(value, (int, float)) else old
-        self.problems.append(Problem(
-            "SPEC001", f"{node.value!r} is {_reading(value)} in YAML 1.2 (JSON Schema, editors) but {_reading(old)} in YAML 1.1: "
-            f"write the number as {number!r}, or quote the text", line, col))
+
+@functools.lru_cache(maxsize=4096)
+def _scalar(tag: str | None, implicit: bool, plain: bool, text: str) -> tuple:
+    """(value, why the scalar is refused or "", why it is ambiguous or "") of a scalar as written (its
+    event's tag, whether its plain text is resolved, whether it is plain). A pure function of what is
+    written, so that the keys and values that repeat across files are worked out once."""
+    tag = _tag(tag, implicit, text)
+    plain_number = plain and text[:1] in _NUMERIC_START
+    if tag == _SCALAR_STR and not plain_number:
+        return text, "", ""
+    if tag not in _SCALAR_TAGS:
+        return None, f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", ""
+    constructor = yaml.constructor.SafeConstructor()
+    try:
+        value = _int(text) if tag == _SCALAR_INT else text if tag == _SCALAR_STR \
+            else constructor.yaml_constructors[tag](constructor, yaml.ScalarNode(tag, text))
+    except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
+        return None, f"{text!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", ""
+    ambiguous = _yaml_11_reading(tag, text, value) if plain_number and not _SAME_IN_BOTH.fullmatch(text) else ""
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        value = value.isoformat()  # as JSON Schema sees it: a string with format date
+    return value, "", ambiguous
+
+
+def _yaml_11_reading(tag: str, text: str, value) -> str:
+    """Why a plain scalar is ambiguous ("" when it is not): YAML 1.1 reads it as a different number (or a number as text)."""
+    old_tag = _resolve(_YAML11_RESOLVERS, text)
+    if tag not in _NUMBER_TAGS and old_tag not in _NUMBER_TAGS:
+        return ""
+    try:
+        old = yaml.constructor.SafeConstructor().construct_object(yaml.ScalarNode(old_tag, text), deep=True)
+    except (yaml.constructor.ConstructorError, ValueError, OverflowError):
+        old = text
+    if type(old) is type(value) and (old == value or old != old and value != value):
+        return ""
+    number = value if isinstance(value, (int, float)) else old
+    return (f"{text!r} is {_reading(value)} in YAML 1.2 (JSON Schema, editors) but {_reading(old)} in YAML 1.1: "
+            f"write the number as {number!r}, or quote the text")
 
 
 def _resolve(resolvers: dict, text: str) -> str:
@@ -436,10 +440,6 @@ def _resolve(resolvers: dict, text: str) -> str:
         if regexp.match(text):
             return tag
     return _SCALAR_STR
-
-
-def _node(tag: str, event) -> yaml.ScalarNode:
-    return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
 
 
 _DECIMAL = re.compile(r"[-+]?[0-9]+")

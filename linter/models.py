@@ -8,6 +8,7 @@ clusterlint accepts.
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from typing import Annotated, Literal, Optional
 
@@ -20,12 +21,18 @@ API_VERSION = "clusterlint/v1"
 SCHEMA_BASE = "https://clusterlint.dev/schemas/v1/"
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
+def _parsed(text: str | int | float, kind: str) -> units.Quantity:
+    """units.parse, once for each text that repeats across files (80GB, 400Gbps): a Quantity is frozen."""
+    return units.parse(text, kind)
+
+
 def _quantity(kind: str, description: str):
     def parse(value):
         if isinstance(value, units.Quantity):
             return value
         try:
-            return units.parse(value, kind)
+            return _parsed(value, kind) if isinstance(value, (str, int, float)) else units.parse(value, kind)
         except units.MissingUnit as exc:
             raise PydanticCustomError("missing_unit", str(exc)) from None
         except units.UnitError as exc:

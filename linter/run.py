@@ -42,9 +42,18 @@ class Report:
     not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
     rules: dict = field(default_factory=dict)  # every rule that ran on some file, by id (for SARIF)
     show_suppressed: bool = False  # list suppressed findings in text output
-    inputs: dict = field(default_factory=dict)  # real path -> what it was read as: files an output must not overwrite
+    read: dict = field(default_factory=dict)  # each file read, as named -> what it was read as (see `inputs`)
     show_skipped: bool = False  # list the skipped rules of each file in text output (else a count per file)
     evidence: object = None  # evidence.Evidence read by clusterlint accept (for its per-node table)
+
+    @property
+    def inputs(self) -> dict:
+        """Real path -> what it was read as: the files an output must not overwrite. Worked out when
+        asked (an output file is named), not for every file read."""
+        real: dict = {}
+        for name, what in self.read.items():
+            real.setdefault(os.path.realpath(name), what)
+        return real
 
     @property
     def findings(self) -> list:
@@ -86,12 +95,13 @@ def discover(paths, resolver=None, buffers=()) -> list[str]:
             files.append(path)
         elif os.path.isdir(path):
             found = []
-            skip = _excluder(path, resolver)
+            excluder = _Excluder(path, resolver)
             for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not skip(os.path.join(root, d), True))
+                skip = excluder.within(root)
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not skip(d, True))
                 for name in sorted(names):
                     full = os.path.join(root, name)
-                    if name.endswith(YAML_SUFFIXES) and not skip(full, False) and _is_clusterlint(full):
+                    if name.endswith(YAML_SUFFIXES) and not skip(name, False) and _is_clusterlint(full):
                         found.append(full)
             if not found:
                 raise UsageError(f"{path}: no clusterlint documents found (YAML files with apiVersion: clusterlint/v1)")
@@ -105,33 +115,40 @@ def discover(paths, resolver=None, buffers=()) -> list[str]:
     return files
 
 
-def _excluder(folder: str, resolver):
+class _Excluder:
     """A test for the paths under `folder` that its configuration excludes (gitignore-style: a
     pattern without a slash matches a name at any depth, one with a slash matches from the
-    configuration's folder, a trailing slash matches folders only, ** crosses folders)."""
-    from .config import DEFAULTS
-    from .globs import glob_pattern
+    configuration's folder, a trailing slash matches folders only, ** crosses folders). Each
+    pattern is read once, and each folder's place once for all the names in it."""
 
-    settings = resolver.for_path(folder) if resolver else None
-    values = settings.values if settings else DEFAULTS
-    patterns = [p for p in list(values["exclude"]) + list(values["extend-exclude"]) if p.strip("/")]
-    base = settings.base if settings else os.getcwd()
+    def __init__(self, folder: str, resolver):
+        from .config import DEFAULTS
+        from .globs import glob_pattern
 
-    def skip(full: str, is_dir: bool) -> bool:
-        relative = os.path.relpath(os.path.abspath(full), base)
-        if relative.startswith(".."):
-            relative = os.path.relpath(full, folder)
-        relative = relative.replace(os.sep, "/")
-        for pattern in patterns:
-            if pattern.endswith("/") and not is_dir:
-                continue
-            anchored = "/" in pattern.rstrip("/")  # as in .gitignore: a slash before the end anchors at the base
-            target = relative if anchored else relative.rsplit("/", 1)[-1]
-            if glob_pattern(pattern.strip("/")).match(target):
-                return True
-        return False
+        settings = resolver.for_path(folder) if resolver else None
+        values = settings.values if settings else DEFAULTS
+        self.top, self.base = folder, settings.base if settings else os.getcwd()
+        # (regex, matches folders only, anchored: as in .gitignore, a slash before the end anchors at the base)
+        self.patterns = [(glob_pattern(p.strip("/")), p.endswith("/"), "/" in p.rstrip("/"))
+                         for p in list(values["exclude"]) + list(values["extend-exclude"]) if p.strip("/")]
 
-    return skip
+    def within(self, root: str):
+        """The test for the names in folder `root`: skip(name, is_dir)."""
+        from_base = os.path.relpath(os.path.abspath(root), self.base)
+
+        def skip(name: str, is_dir: bool) -> bool:
+            relative = name if from_base == "." else f"{from_base}{os.sep}{name}"
+            if relative.startswith(".."):
+                relative = os.path.relpath(os.path.join(root, name), self.top)
+            relative = relative.replace(os.sep, "/")
+            for pattern, folders_only, anchored in self.patterns:
+                if folders_only and not is_dir:
+                    continue
+                if pattern.match(relative if anchored else name):
+                    return True
+            return False
+
+        return skip
 
 
 def _is_clusterlint(path: str) -> bool:
@@ -142,19 +159,20 @@ def _is_clusterlint(path: str) -> bool:
     return bool(_CLUSTERLINT_DOC.search(head))
 
 
-def _read(path: str, buffers=None) -> tuple[str, bytes]:
+def _read(path: str, buffers=None) -> bytes:
     if path == "-":
-        return "<stdin>", read_stream(sys.stdin.buffer)
+        return read_stream(sys.stdin.buffer)
     if buffers and path in buffers:
-        return display(path), buffers[path]
+        return buffers[path]
     try:
-        return display(path), read_file(path)
+        return read_file(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _load(path: str, rules: dict, buffers=None):
-    name, data = _read(path, buffers)
+def _load(path: str, name: str, rules: dict, buffers=None):
+    """Read, parse and validate the file at `path`, whose findings carry `name` (see `_name`)."""
+    data = _read(path, buffers)
     prose = is_prose(path)
     if prose:
         from . import prose as prose_reader
@@ -204,7 +222,7 @@ class _Shared:
         if key not in self.loaded:
             if not os.path.exists(path):
                 raise UsageError(f"{display(path)}: no such file (given as the {kind.lower()} in {settings.origins[kind.lower()]})")
-            result, typed, invalid, loaded = _load(path, settings.rules_for(path))
+            result, typed, invalid, loaded = _load(path, _name(path), settings.rules_for(path))
             found = [item for item in typed if item[0].kind == kind]
             if not found and not invalid:
                 raise UsageError(f"{path}: holds no {kind} document")
@@ -271,7 +289,7 @@ def check(options: Options, sink=None) -> Report:
         order.sort(key=lambda item: item[0])
         sink.start(report, set(shared_docs.results) - checked)
     for position, (name, index, path, settings) in enumerate(order):
-        result = _review(path, settings, options, shared_docs, baselines)
+        result = _review(path, name, settings, options, shared_docs, baselines)
         if sink is None:
             report.results.append(result)
         else:
@@ -311,12 +329,12 @@ def _name(path: str) -> str:
     return "<stdin>" if path == "-" else display(path)
 
 
-def _review(path: str, settings, options: Options, shared_docs: _Shared, baselines: dict) -> FileResult:
+def _review(path: str, name: str, settings, options: Options, shared_docs: _Shared, baselines: dict) -> FileResult:
     rules = settings.rules_for(path)
     workload, bad_workload = shared_docs.get(settings.values["workload"], "Workload", settings)
     contract, bad_contract = shared_docs.get(settings.values["contract"], "Contract", settings)
     shared = {kind: item for kind, item in (("Workload", workload), ("Contract", contract)) if item}
-    result, typed, invalid, loaded = _load(path, rules, options.buffers)
+    result, typed, invalid, loaded = _load(path, name, rules, options.buffers)
     run_rules(result, typed, shared, invalid or bad_workload or bad_contract, rules, options.evidence, settings.values)
     result.blocked = shared_docs.blocked(settings)
     for f in result.elsewhere:
@@ -347,7 +365,7 @@ def _note_inputs(report: Report, settings, path: str) -> None:
     named += [(rule, "a rule file") for rule in values["rules"]]
     for name, what in named:
         if name and name != "-":
-            report.inputs.setdefault(os.path.realpath(name), what)
+            report.read.setdefault(name, what)
 
 
 def _baseline(path: str, cache: dict):

@@ -132,3 +132,19 @@ def test_numbers_read_alike_in_yaml_11_and_12_raise_nothing(text):
     old = yaml.safe_load(f"a: {text}")["a"]  # PyYAML reads YAML 1.1
     assert loaded.problems == []
     assert type(loaded.documents[0].data["a"]) is type(old) and loaded.documents[0].data["a"] == old
+
+
+def test_a_scalar_written_again_is_reported_again_at_its_own_place():
+    """A scalar's reading is worked out once per text for the whole run; every occurrence, in every
+    file, still reports its own problem at its own line and column."""
+    ambiguous = ("'010' is the number 10 in YAML 1.2 (JSON Schema, editors) but the number 8 in YAML 1.1: "
+                 "write the number as 10, or quote the text")
+    for file in ("a.yaml", "b.yaml"):
+        loaded = load_text("a: 010\nb:\n  - x\n  - 010\n", file)
+        assert [(p.rule, p.message, p.line, p.column) for p in loaded.problems] == [
+            ("SPEC001", ambiguous, 1, 4), ("SPEC001", ambiguous, 4, 5)]
+        assert loaded.documents[0].data == {"a": 10, "b": ["x", 10]}
+        refused = load_text("n: 1\nc: !!float abc\n", file)
+        assert [(p.message, p.line, p.column) for p in refused.problems] == [
+            ("'abc' cannot be read as float: could not convert string to float: 'abc'", 2, 4)]
+        assert refused.documents == []

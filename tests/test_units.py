@@ -231,3 +231,17 @@ def test_human_refuses_a_kind_it_cannot_format():
     with pytest.raises(ValueError) as info:
         units.human(2.10, "money")
     assert str(info.value) == "no human format for kind 'money'"
+
+
+def test_a_figure_read_before_does_not_stand_for_another_type():
+    """Quantities are parsed once per written value for the whole run: `true` (equal to 1 in Python)
+    is still refused after 1 was read, and 4.0 still reads as the count 4."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from clusterlint import models
+
+    count = TypeAdapter(models.Count)
+    assert count.validate_python(1).value == 1.0 and count.validate_python(4.0).text == "4"
+    with pytest.raises(ValidationError) as refused:
+        count.validate_python(True)
+    assert refused.value.errors()[0]["msg"] == "expected a count, e.g. 70B or 2T, found bool"

@@ -18,8 +18,11 @@ from . import stream
 from .stream import COUNTED, Stream
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # one for every line (json.dumps makes one a call for non-default options)
+
+
 def _line(kind: str, fields: dict) -> str:
-    return json.dumps({"type": kind, **fields}, ensure_ascii=False) + "\n"
+    return _ENCODER.encode({"type": kind, **fields}) + "\n"
 
 
 class JsonlStream(Stream):

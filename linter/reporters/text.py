@@ -123,7 +123,7 @@ class TextStream(Stream):
 
 
 def _lines(lines: list) -> str:
-    return "".join(line + "\n" for line in lines)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def render(report, color: bool = False) -> str:
