@@ -13,6 +13,7 @@ from pydantic import Field
 
 from clusterlint import units
 from clusterlint.engine import Skip, check
+from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, sentence_at, sentence_span
 
 from . import clauses
@@ -155,14 +156,14 @@ def subject_to_availability(review, params):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
                 continue  # a status, not a condition on supply: "if it answers pings we count it as available"
-            if _NOT_CAPACITY.search(sentence) or not _CAPACITY.search(sentence):
+            if search(_NOT_CAPACITY, sentence) or not _CAPACITY.search(sentence):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             before = sentence_span(item.text, match.start())[0], match.start()
-            if _BEYOND_RESERVED.search(item.text, *before):
+            if search(_BEYOND_RESERVED, item.text, *before):
                 continue  # capacity on top of the reservation it names may fairly depend on availability
-            if _EXTRA_CAPACITY.search(item.text, *before):
+            if search(_EXTRA_CAPACITY, item.text, *before):
                 if reserved is None:
-                    reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
+                    reserved = any(search(_RESERVATION, t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
                     continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
             from clusterlint.obligations import read_at
@@ -377,10 +378,10 @@ def _leaves_out_degradation(item):
 @check(Params)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (_DOWNTIME.search(item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if item.kind == "recital" or not (search(_DOWNTIME, item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
+        for match in _CONNECTIVITY.finditer(item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
@@ -474,7 +475,7 @@ def no_remedy(review, params):
                          f"availability {spec.sla.availability} has no remedy if missed (credits: a share of the fee per shortfall)")
     if spec.delivery.late_remedy or spec.sla.credits:
         return
-    if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
+    if any(search(REMEDY, item.text) for item in texts(contract) if item.kind == "operative"):
         return
     for item, match in sentences_with(contract, _OBLIGATION, _CHECKABLE):
         yield review.hit_words(
@@ -549,7 +550,7 @@ def _customer_may_terminate(review) -> bool:
     who = clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind == "operative":
-            for match in _TERMINATION.finditer(item.text):
+            for match in _TERMINATION.finditer(item.text) if may_match(_TERMINATION, item.text) else ():
                 reading = read_at(item.text, match.start(), who)
                 if reading.obligor in ("customer", "both", "none") and reading.modality != "prohibition":
                     return True

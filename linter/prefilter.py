@@ -1,0 +1,138 @@
+"""A cheap test that a regular expression cannot match a text: the words every match must contain.
+
+A long alternation under IGNORECASE is the slowest thing `re` does: it has no literal prefix to
+skip ahead with, so it tries every branch at every word of the text. Most texts of a contract hold
+none of the words such a pattern needs. `may_match(pattern, text)` reads the pattern once (its
+parse tree) for the literal runs a match must contain: a sequence needs all of its items'
+literals, an alternation one of its branches', an optional item nothing. It answers False only
+when the text holds none of them, so a search it rules out could not have matched: the answer of
+the search, not just its speed, is the same.
+
+Exact under IGNORECASE: the text is lower-cased, after the four characters `re` takes as an ASCII
+letter in any case (dotless and dotted i, long s, the Kelvin sign) are written as that letter; only
+runs of ASCII characters are required, and a scoped case flag (`(?i:...)`) requires nothing.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+try:
+    from re import _constants as _c, _parser as _p  # Python 3.11+
+except ImportError:  # Python 3.10
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _p  # type: ignore[no-redef]
+
+# the characters beyond ASCII that `re` matches to an ASCII letter under IGNORECASE (tests/test_prefilter.py
+# recomputes them from the running Python's own case tables)
+FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+_REPEATS = {_c.MAX_REPEAT, _c.MIN_REPEAT} | ({_c.POSSESSIVE_REPEAT} if hasattr(_c, "POSSESSIVE_REPEAT") else set())
+_GROUPS = {_c.SUBPATTERN} | ({_c.ATOMIC_GROUP} if hasattr(_c, "ATOMIC_GROUP") else set())
+_IGNORECASE = _c.SRE_FLAG_IGNORECASE
+
+
+def may_match(pattern, text: str) -> bool:
+    """False only when `pattern` cannot match anywhere in `text` (nor in any part of it)."""
+    gate, ignore_case = _gate(pattern)
+    if gate is None:
+        return True
+    return gate(_lowered(text) if ignore_case else text)
+
+
+def search(pattern, text: str, *span):
+    """`pattern.search(text, *span)`, skipped when the text lacks what every match needs."""
+    return pattern.search(text, *span) if may_match(pattern, text) else None
+
+
+_last = ["", ""]  # the last text lowered, and its lower-case form: the rules test one text against several patterns
+
+
+def _lowered(text: str) -> str:
+    if _last[0] is not text:
+        _last[:] = text, (text if text.isascii() else text.translate(FOLD)).lower()
+    return _last[1]
+
+
+@lru_cache(maxsize=256)
+def _gate(pattern) -> tuple:
+    """(a function of the text, lower-cased under IGNORECASE, that is False when no match can exist,
+    or None when nothing is required; whether the pattern ignores case)."""
+    if not isinstance(pattern.pattern, str):
+        return None, False
+    ignore_case = bool(pattern.flags & _IGNORECASE)
+    need = _sequence(_p.parse(pattern.pattern, pattern.flags), ignore_case)
+    if need is None:
+        return None, ignore_case
+    return eval(compile(f"lambda t: {_code(need)}", "<prefilter>", "eval")), ignore_case  # only `in`, `and`, `or` and string literals
+
+
+def _code(need) -> str:
+    kind, items = need
+    if kind == "lit":
+        return f"{items!r} in t"
+    return "(" + f" {kind} ".join(_code(item) for item in items) + ")"
+
+
+def _sequence(items, ignore_case: bool):
+    """What a sequence of parsed items requires: ("lit", s), ("and", [...]), ("or", [...]) or None."""
+    terms, run = [], []
+
+    def close_run():
+        if len(run) >= 2:  # one character is in nearly every text: requiring it only costs time
+            terms.append(("lit", "".join(run)))
+        run.clear()
+
+    for op, av in items:
+        if op is _c.LITERAL and av < 128:
+            run.append(chr(av).lower() if ignore_case else chr(av))
+            continue
+        close_run()
+        if op in _GROUPS:
+            body = av if op is not _c.SUBPATTERN else av[-1]
+            scoped = op is _c.SUBPATTERN and (av[1] | av[2]) & _IGNORECASE
+            need = None if scoped else _sequence(body, ignore_case)
+        elif op is _c.BRANCH:
+            need = _any([_sequence(branch, ignore_case) for branch in av[1]])
+        elif op in _REPEATS:
+            need = _sequence(av[2], ignore_case) if av[0] >= 1 else None
+        else:
+            need = None  # a class, a look-around, an anchor, a back-reference: nothing required
+        if need is not None:
+            terms.append(need)
+    close_run()
+    return _all(terms)
+
+
+def _all(terms: list):
+    flat: list = []
+    for term in terms:
+        for item in term[1] if term[0] == "and" else (term,):
+            if item not in flat:
+                flat.append(item)
+    lits = [item[1] for item in flat if item[0] == "lit"]
+    flat = [item for item in flat if item[0] != "lit" or not any(item[1] in other and item[1] != other for other in lits)]  # "credit" needs no "cred"
+    flat.sort(key=lambda item: -len(item[1]) if item[0] == "lit" else 0)  # the longest word first: the rarest, the first to fail
+    return None if not flat else flat[0] if len(flat) == 1 else ("and", tuple(flat))
+
+
+def _any(options: list):
+    if not options or any(option is None for option in options):
+        return None
+    flat: list = []
+    for option in options:
+        for item in option[1] if option[0] == "or" else (option,):
+            if item not in flat:
+                flat.append(item)
+    lits = {item[1] for item in flat if item[0] == "lit"}
+    # "connect" makes "disconnect" redundant, and "connect" ... "to"
+    flat = [item for item in flat if not (item[0] == "lit" and any(lit in item[1] and lit != item[1] for lit in lits))
+            and not (item[0] == "and" and any(part[0] == "lit" and any(lit in part[1] for lit in lits) for part in item[1]))]
+    groups: dict = {}  # options that need the same first word: that word, then any of the rest
+    for item in flat:
+        groups.setdefault(item[1][0] if item[0] == "and" else item, []).append(item)
+    flat = [items[0] if len(items) == 1 else _joined(head, _any([_all(list(item[1][1:])) for item in items])) for head, items in groups.items()]
+    return flat[0] if len(flat) == 1 else ("or", tuple(flat))
+
+
+def _joined(head, rest):
+    return head if rest is None else _all([head, rest])
