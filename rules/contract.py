@@ -38,6 +38,7 @@ _PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
 # effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
 _NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$", re.IGNORECASE)
+_ASIDE = re.compile(r",.*,|\s+to$")  # what a finding quotes of effort words: not ", where practicable," nor a trailing "to"
 _SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queue|jobs?|tier|class|partition|capacity|instances?|nodes?|traffic|priority)\b", re.IGNORECASE)  # "best-effort queue"
 
 
@@ -60,7 +61,7 @@ def reasonable_effort_clause(review, params):
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
-            words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
+            words = _ASIDE.sub("", " ".join(match.group(0).split()))
             yield _read(review.hit_words(
                 "Contract", item.path, match,
                 f"{item.label} is {reading.describe()} that promises only {words!r}: {found.describe()}; "
