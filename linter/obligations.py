@@ -247,7 +247,7 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     return _governed(sentence, governing, who)
 
 
-@lru_cache(maxsize=256)  # the rules read the same sentence at several words governed by one modal
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
 def _governed(sentence: str, governing: re.Match, who: Parties) -> Reading:
     """The reading of the words of `sentence` that the modal `governing` governs."""
     condition = _CONDITION.match(sentence)
@@ -267,21 +267,23 @@ def _governed(sentence: str, governing: re.Match, who: Parties) -> Reading:
     return Reading(obligor, _MODALITY[kind], subject, " ".join(governing.group(0).split()))
 
 
-@lru_cache(maxsize=256)
-def _scan(sentence: str) -> tuple[list, object]:
-    return [], _MODAL.finditer(sentence)
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
+def _scan(sentence: str) -> list:
+    return [[], _MODAL.finditer(sentence)]  # the modals found so far, and the scan that finds more (None at the end)
 
 
 def _modals_through(sentence: str, at: int) -> list:
     """The modals of `sentence` in order, through the first that starts after `at` when there is one:
     the scan goes no further than asked, and what it found is kept for the next word read in the
     same sentence."""
-    found, scan = _scan(sentence)
-    while not found or found[-1].start() <= at:
-        match = next(scan, None)
+    state = _scan(sentence)
+    found = state[0]
+    while state[1] is not None and (not found or found[-1].start() <= at):
+        match = next(state[1], None)
         if match is None:
-            break
-        found.append(match)
+            state[1] = None
+        else:
+            found.append(match)
     return found
 
 

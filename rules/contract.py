@@ -157,7 +157,7 @@ def subject_to_availability(review, params):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
                 continue  # a status, not a condition on supply: "if it answers pings we count it as available"
-            if search(_NOT_CAPACITY, sentence) or not _CAPACITY.search(sentence):
+            if search(_NOT_CAPACITY, sentence) or not (sentence is item.text or _CAPACITY.search(sentence)):  # the whole text: searched above
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
             before = sentence_span(item.text, match.start())[0], match.start()
             if search(_BEYOND_RESERVED, item.text, *before):
