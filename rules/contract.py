@@ -51,7 +51,7 @@ def reasonable_effort_clause(review, params):
         if item.kind != "operative":
             continue
         found = None
-        for match in pattern.finditer(item.text):
+        for match in pattern.finditer(item.text) if may_match(pattern, item.text) else ():
             use = is_noun_or_predicate(item.text, match.start())
             if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
                 continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
