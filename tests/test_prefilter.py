@@ -80,9 +80,9 @@ def test_corpus_sentences_ruled_out_have_no_match():
     import yaml
     from pathlib import Path
 
-    texts = [item["text"] for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml"))
-             for item in yaml.safe_load(path.read_text(encoding="utf-8"))["clauses"]][::10]  # a tenth of them keeps it quick
-    assert len(texts) > 200
+    texts = [item["text"] for name in ("clauses.yaml", "tuning-2.yaml", "blind.yaml")
+             for item in yaml.load((Path(__file__).parent / "corpus" / name).read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)["clauses"]]
+    assert len(texts) > 300
     ruled_out = 0
     for pattern in PATTERNS.values():
         for text in texts:
