@@ -111,8 +111,16 @@ def _all(terms: list):
                 flat.append(item)
     lits = [item[1] for item in flat if item[0] == "lit"]
     flat = [item for item in flat if item[0] != "lit" or not any(item[1] in other and item[1] != other for other in lits)]  # "credit" needs no "cred"
-    flat.sort(key=lambda item: -len(item[1]) if item[0] == "lit" else 0)  # the longest word first: the rarest, the first to fail
+    flat.sort(key=_rarity, reverse=True)  # the rarest first: the first to fail
     return None if not flat else flat[0] if len(flat) == 1 else ("and", tuple(flat))
+
+
+def _rarity(need) -> int:
+    """How rare a requirement is, by the length of words: any of several is as rare as its shortest."""
+    kind, items = need
+    if kind == "lit":
+        return len(items)
+    return (min if kind == "or" else max)(_rarity(item) for item in items)
 
 
 def _any(options: list):

@@ -7,8 +7,6 @@ rule works on a YAML contract and on the vendor's own text (see `clusterlint.pro
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-
 from pydantic import Field
 
 from clusterlint import units
@@ -107,8 +105,9 @@ def _asked_of_customer(text: str, match: re.Match, who) -> bool:
 
 
 def _read(hit, reading):
-    """`hit` with the party and modal it was read from as evidence."""
-    return replace(hit, evidence=(*hit.evidence, *reading.as_evidence()))
+    """`hit` (a fresh one, the rule's own) with the party and modal it was read from as evidence."""
+    hit.evidence = (*hit.evidence, *reading.as_evidence())
+    return hit
 
 
 _EXTRA_CAPACITY = re.compile(
@@ -379,7 +378,9 @@ def _leaves_out_degradation(item):
 @check(Params)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (search(_DOWNTIME, item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if item.kind == "recital" or not (may_match(_CONNECTIVITY, item.text) or may_match(_LEAVES_OUT, item.text)):
+            continue  # a finding quotes connectivity words or words that leave something out of downtime
+        if not (search(_DOWNTIME, item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
         for match in _CONNECTIVITY.finditer(item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
