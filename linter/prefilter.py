@@ -15,6 +15,7 @@ runs of ASCII characters are required, and a scoped case flag (`(?i:...)`) requi
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 try:
@@ -73,24 +74,51 @@ def _code(need) -> str:
     return "(" + f" {kind} ".join(_code(item) for item in items) + ")"
 
 
+def _char(code: int, ignore_case: bool) -> str | None:
+    """A pattern's literal character as the lowered text holds it; None when it cannot be required
+    (a letter beyond ASCII under IGNORECASE: `re` may match it to another)."""
+    char = chr(code)
+    if code < 128:
+        return char.lower() if ignore_case else char
+    return char if not ignore_case or unicodedata.category(char).startswith("P") else None  # punctuation has no case
+
+
+def _chars(op, av, ignore_case: bool) -> list | None:
+    """The characters a one-character item matches, when it is a literal or a class of a few literals."""
+    if op is _c.LITERAL:
+        char = _char(av, ignore_case)
+        return None if char is None else [char]
+    if op is _c.IN and len(av) <= 4 and all(kind is _c.LITERAL for kind, _ in av):  # "['’]"
+        chars = [_char(code, ignore_case) for _, code in av]
+        return None if None in chars else sorted(set(chars))
+    return None
+
+
 def _sequence(items, ignore_case: bool):
     """What a sequence of parsed items requires: ("lit", s), ("and", [...]), ("or", [...]) or None."""
-    terms, run = [], []
+    terms: list = []
+    run = [""]  # the spellings of the literal run so far: "['’]ll" is "'ll" or "’ll"
 
     def close_run():
-        if len(run) >= 2:  # one character is in nearly every text: requiring it only costs time
-            terms.append(("lit", "".join(run)))
-        run.clear()
+        if len(run[0]) >= 2:  # one character is in nearly every text: requiring it only costs time
+            terms.append(_any([("lit", spelling) for spelling in run]))
+        run[:] = [""]
 
     for op, av in items:
-        if op is _c.LITERAL and av < 128:
-            run.append(chr(av).lower() if ignore_case else chr(av))
+        chars = _chars(op, av, ignore_case)
+        if chars is not None:
+            if len(run) * len(chars) > 16:
+                close_run()
+            run[:] = [spelling + char for spelling in run for char in chars]
             continue
-        close_run()
+        if not (op is _c.BRANCH and len(run[0]) > 0):
+            close_run()
         if op in _GROUPS:
             body = av if op is not _c.SUBPATTERN else av[-1]
             scoped = op is _c.SUBPATTERN and (av[1] | av[2]) & _IGNORECASE
             need = None if scoped else _sequence(body, ignore_case)
+        elif op is _c.BRANCH and run[0]:  # `re` writes "agrees (?:to|that)" as "agrees t(?:o|hat)"
+            need, run[:] = _after(run, av[1], ignore_case), [""]
         elif op is _c.BRANCH:
             need = _any([_sequence(branch, ignore_case) for branch in av[1]])
         elif op in _REPEATS:
@@ -101,6 +129,22 @@ def _sequence(items, ignore_case: bool):
             terms.append(need)
     close_run()
     return _all(terms)
+
+
+def _after(run: list, branches, ignore_case: bool):
+    """What a literal run followed by alternatives requires: each alternative's leading literals
+    spelled on after the run, then the rest of that alternative."""
+    options = []
+    for branch in branches:
+        spellings, i = list(run), 0
+        while i < len(branch):
+            chars = _chars(*branch[i], ignore_case)
+            if chars is None or len(spellings) * len(chars) > 16:
+                break
+            spellings, i = [spelling + char for spelling in spellings for char in chars], i + 1
+        head = _any([("lit", spelling) for spelling in spellings]) if len(spellings[0]) >= 2 else None
+        options.append(_all([need for need in (head, _sequence(branch[i:], ignore_case)) if need is not None]))
+    return _any(options)
 
 
 def _all(terms: list):

@@ -37,7 +37,11 @@ def test_fold_is_every_character_re_takes_for_an_ascii_letter():
     (re.compile(r"Provider"), "provider", False),  # case-sensitive: the text is not lower-cased
     (re.compile(r"x(?i:provider)"), "xPROVIDER", True),  # a scoped case flag requires nothing
     (re.compile(r"subject to (?:capacity|stock)", re.IGNORECASE), "subject to availability", False),
-    (re.compile(r"subject to (?:capacity|stock)", re.IGNORECASE), "Stock is subject to change", True),  # every word there, not in order
+    (re.compile(r"subject to (?:capacity|stock)", re.IGNORECASE), "Subject To STOCK", True),
+    (re.compile(r"subject\s+to\s+(?:capacity|stock)", re.IGNORECASE), "Stock is subject to change", True),  # every word there, not in order
+    (re.compile(r"\bagrees?\s+(?:to|that)\b", re.IGNORECASE), "the agreed date", False),  # re writes "(?:to|that)" as "t(?:o|hat)"
+    (re.compile(r"\b(?:won|shan)['’]t\b", re.IGNORECASE), "we won’t", True),  # a class of a few literals: each spelling
+    (re.compile(r"\b(?:won|shan)['’]t\b", re.IGNORECASE), "we won t", False),
     (re.compile(r"(?:best )?efforts?", re.IGNORECASE), "an effort", True),  # "best" is optional
     (re.compile(r"a\d+b", re.IGNORECASE), "anything", True),  # one character required is not tested
     (re.compile(r"(?:tim(?:e|es)\s+out)", re.IGNORECASE), "the timer ran", False),  # "out" is missing
