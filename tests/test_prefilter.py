@@ -15,6 +15,11 @@ from clusterlint.prefilter import FOLD, may_match, search
 from clusterlint.rules import clauses, contract, missing
 from clusterlint.sentences import per_sentence
 
+@pytest.fixture(autouse=True)
+def _read_at_once(monkeypatch):
+    monkeypatch.setattr(prefilter, "WORTH", 0)  # the requirements are read from the first text on
+
+
 PATTERNS = {f"{module.__name__}.{name}": value for module in (contract, clauses, missing, obligations)
             for name, value in vars(module).items() if isinstance(value, re.Pattern)}
 
@@ -48,6 +53,12 @@ def test_fold_is_every_character_re_takes_for_an_ascii_letter():
 ])
 def test_may_match(pattern, text, expected):
     assert may_match(pattern, text) is expected
+
+
+def test_a_pattern_is_read_once_it_has_been_asked_about_enough_texts(monkeypatch):
+    monkeypatch.setattr(prefilter, "WORTH", 3)
+    pattern = re.compile(r"\bunlikely words\b")
+    assert [may_match(pattern, "other text") for _ in range(5)] == [True, True, True, False, False]
 
 
 def test_requirements_read_from_the_parse_tree():
