@@ -17,7 +17,6 @@ runs of ASCII characters are required, and a scoped case flag (`(?i:...)`) requi
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
 try:
     from re import _constants as _c, _parser as _p  # Python 3.11+
@@ -34,19 +33,28 @@ _IGNORECASE = _c.SRE_FLAG_IGNORECASE
 
 
 WORTH = 256  # texts a pattern is asked about before its requirements are read (up to 0.06 s for a long one): a short document is scanned as it is
-_asked: dict = {}
+# id(pattern) -> [pattern, texts asked about, gate, whether it lower-cases]: by identity, since a
+# pattern's own hash reads its whole compiled program each time
+_known: dict = {}
+_UNREAD = object()
 
 
 def may_match(pattern, text: str) -> bool:
     """False only when `pattern` cannot match anywhere in `text` (nor in any part of it)."""
-    asked = _asked.get(pattern, 0)
-    if asked < WORTH:
-        _asked[pattern] = asked + 1
-        return True
-    gate, ignore_case = _gate(pattern)
+    known = _known.get(id(pattern))
+    if known is None:
+        if len(_known) >= 1024:  # user rules reloaded again and again by a language server
+            _known.clear()
+        known = _known[id(pattern)] = [pattern, 0, _UNREAD, False]  # holding the pattern keeps its id its own
+    if known[2] is _UNREAD:
+        known[1] += 1
+        if known[1] <= WORTH:
+            return True
+        known[2], known[3] = _gate(pattern)
+    gate = known[2]
     if gate is None:
         return True
-    return gate(_lowered(text) if ignore_case else text)
+    return gate(_lowered(text) if known[3] else text)
 
 
 def search(pattern, text: str, *span):
@@ -63,7 +71,6 @@ def _lowered(text: str) -> str:
     return _last[1]
 
 
-@lru_cache(maxsize=256)
 def _gate(pattern) -> tuple:
     """(a function of the text, lower-cased under IGNORECASE, that is False when no match can exist,
     or None when nothing is required; whether the pattern ignores case)."""

@@ -62,7 +62,7 @@ def test_a_pattern_is_read_once_it_has_been_asked_about_enough_texts(monkeypatch
 
 
 def test_requirements_read_from_the_parse_tree():
-    need = prefilter._gate.__wrapped__  # uncached: the function and whether it lower-cases
+    need = prefilter._gate  # the function of the text, and whether it lower-cases
     gate, ignore_case = need(re.compile(r"\b(?:disconnect\w*|connect(?:ion)?s?|reachab\w*)\b", re.IGNORECASE))
     assert ignore_case and gate("reachable") and gate("disconnected") and not gate("unreached")
     assert need(re.compile(r"\d+\s*%"))[0] is None  # nothing of two characters or more is required
