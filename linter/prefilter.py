@@ -80,7 +80,24 @@ def _gate(pattern) -> tuple:
     need = _sequence(_p.parse(pattern.pattern, pattern.flags), ignore_case)
     if need is None:
         return None, ignore_case
-    return eval(compile(f"lambda t: {_code(need)}", "<prefilter>", "eval")), ignore_case  # only `in`, `and`, `or` and string literals
+    code = _code(need)
+    words = _cover(need)
+    cover = sorted(word for word in words if not any(other in word and other != word for other in words))  # "available" does for "as available"
+    if need[0] == "and" or any(item[0] != "lit" for item in need[1]):
+        code = f"any(map(t.__contains__, {cover!r})) and {code}"  # a few words first, the whole test only for a text that holds one
+    return eval(compile(f"lambda t: {code}", "<prefilter>", "eval")), ignore_case  # only `in`, `and`, `or` and string literals
+
+
+def _cover(need) -> set:
+    """Words one of which every text that meets `need` holds: each alternative's, and of the items a
+    sequence needs, the rarest."""
+    kind, items = need
+    if kind == "lit":
+        return {items}
+    covers = [_cover(item) for item in items]
+    if kind == "or":
+        return set().union(*covers)
+    return max(covers, key=lambda words: (min(map(len, words)), -len(words)))
 
 
 def _code(need) -> str:
