@@ -7,7 +7,7 @@ parse tree) for the literal runs a match must contain: a sequence needs all of i
 literals, an alternation one of its branches', an optional item nothing. It answers False only
 when the text holds none of them, so a search it rules out could not have matched: the answer of
 the search, not just its speed, is the same. Reading a long pattern costs more than scanning a short
-document with it, so a pattern is read only once it has been asked about `WORTH` texts.
+document with it, so a pattern is read only once it has been asked about `WORTH` characters.
 
 Exact under IGNORECASE: the text is lower-cased, after the four characters `re` takes as an ASCII
 letter in any case (dotless and dotted i, long s, the Kelvin sign) are written as that letter; only
@@ -32,8 +32,10 @@ _GROUPS = {_c.SUBPATTERN} | ({_c.ATOMIC_GROUP} if hasattr(_c, "ATOMIC_GROUP") el
 _IGNORECASE = _c.SRE_FLAG_IGNORECASE
 
 
-WORTH = 256  # texts a pattern is asked about before its requirements are read (up to 0.06 s for a long one): a short document is scanned as it is
-# id(pattern) -> [pattern, texts asked about, gate, whether it lower-cases]: by identity, since a
+# characters of text a pattern is asked about before its requirements are read: reading a long
+# pattern (0.06 s) pays for itself after some 10,000 to 100,000 characters it need not scan
+WORTH = 65536
+# id(pattern) -> [pattern, characters asked about, gate, whether it lower-cases]: by identity, since a
 # pattern's own hash reads its whole compiled program each time
 _known: dict = {}
 _UNREAD = object()
@@ -47,7 +49,7 @@ def may_match(pattern, text: str) -> bool:
             _known.clear()
         known = _known[id(pattern)] = [pattern, 0, _UNREAD, False]  # holding the pattern keeps its id its own
     if known[2] is _UNREAD:
-        known[1] += 1
+        known[1] += len(text)
         if known[1] <= WORTH:
             return True
         known[2], known[3] = _gate(pattern)
