@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from clusterlint.memo import last_document
+from clusterlint.prefilter import may_match
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
@@ -119,7 +120,7 @@ def parties(contract, extra: dict | None = None) -> Parties:
         short[side].update(_short_forms(full))
 
     for clause in contract.spec.clauses:
-        for match in _DEFINED_AS.finditer(clause.text):
+        for match in _DEFINED_AS.finditer(clause.text) if may_match(_DEFINED_AS, clause.text) else ():
             role = match.group("role").lower()
             side = "vendor" if role in vendor else "customer" if role in customer else None
             if side is not None:

@@ -135,8 +135,8 @@ def _sequence(items, ignore_case: bool):
     run = [""]  # the spellings of the literal run so far: "['’]ll" is "'ll" or "’ll"
 
     def close_run():
-        if len(run[0]) >= 2:  # one character is in nearly every text: requiring it only costs time
-            terms.append(_any([("lit", spelling) for spelling in run]))
+        if len(run[0]) >= 2 or run[0] and not any(spelling.isalnum() or spelling.isspace() for spelling in run):
+            terms.append(_any([("lit", spelling) for spelling in run]))  # not one letter, digit or space: nearly every text has it
         run[:] = [""]
 
     for op, av in items:
