@@ -149,8 +149,8 @@ def subject_to_availability(review, params):
     pattern, contract = params.pattern, review.contract
     reserved = None
     for item in texts(contract):
-        if item.kind != "operative" or not _CAPACITY.search(item.text):
-            continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
+        if item.kind != "operative" or not may_match(pattern, item.text) or not _CAPACITY.search(item.text):
+            continue  # no words of the phrases, or no capacity: nothing made to depend on stock (cheap tests before the long phrase list)
         for match, sentence in per_sentence(pattern, item.text):
             if _NOT_BEFORE.search(item.text, max(0, match.start() - 20), match.start()):
                 continue  # "these GPUs are not subject to availability"
