@@ -35,8 +35,8 @@ _IGNORECASE = _c.SRE_FLAG_IGNORECASE
 # characters of text a pattern is asked about before its requirements are read: reading a long
 # pattern (0.06 s) pays for itself after some 10,000 to 100,000 characters it need not scan
 WORTH = 65536
-# id(pattern) -> [pattern, characters asked about, gate, whether it lower-cases]: by identity, since a
-# pattern's own hash reads its whole compiled program each time
+# id(pattern) -> [pattern, characters asked about, gate, whether it lower-cases, the last text asked
+# about, the answer]: by identity, since a pattern's own hash reads its whole compiled program each time
 _known: dict = {}
 _UNREAD = object()
 
@@ -47,7 +47,9 @@ def may_match(pattern, text: str) -> bool:
     if known is None:
         if len(_known) >= 1024:  # user rules reloaded again and again by a language server
             _known.clear()
-        known = _known[id(pattern)] = [pattern, 0, _UNREAD, False]  # holding the pattern keeps its id its own
+        known = _known[id(pattern)] = [pattern, 0, _UNREAD, False, None, True]  # holding the pattern keeps its id its own
+    if known[4] is text:
+        return known[5]  # a rule that tests a text before it scans it asks twice
     if known[2] is _UNREAD:
         known[1] += len(text)
         if known[1] <= WORTH:
@@ -56,7 +58,14 @@ def may_match(pattern, text: str) -> bool:
     gate = known[2]
     if gate is None:
         return True
-    return gate(_lowered(text) if known[3] else text)
+    if known[3]:
+        if _last[0] is not text:
+            _last[:] = text, (text if text.isascii() else text.translate(FOLD)).lower()
+        answer = gate(_last[1])
+    else:
+        answer = gate(text)
+    known[4], known[5] = text, answer
+    return answer
 
 
 def search(pattern, text: str, *span):
@@ -65,12 +74,6 @@ def search(pattern, text: str, *span):
 
 
 _last = ["", ""]  # the last text lowered, and its lower-case form: the rules test one text against several patterns
-
-
-def _lowered(text: str) -> str:
-    if _last[0] is not text:
-        _last[:] = text, (text if text.isascii() else text.translate(FOLD)).lower()
-    return _last[1]
 
 
 def _gate(pattern) -> tuple:
