@@ -16,8 +16,6 @@ runs of ASCII characters are required, and a scoped case flag (`(?i:...)`) requi
 
 from __future__ import annotations
 
-import unicodedata
-
 try:
     from re import _constants as _c, _parser as _p  # Python 3.11+
 except ImportError:  # Python 3.10
@@ -118,6 +116,8 @@ def _char(code: int, ignore_case: bool) -> str | None:
     char = chr(code)
     if code < 128:
         return char.lower() if ignore_case else char
+    import unicodedata  # only when a pattern is read
+
     return char if not ignore_case or unicodedata.category(char).startswith("P") else None  # punctuation has no case
 
 
