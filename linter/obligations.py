@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from clusterlint.memo import last_document
+from clusterlint.prefilter import may_match
 from clusterlint.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
@@ -119,7 +120,7 @@ def parties(contract, extra: dict | None = None) -> Parties:
         short[side].update(_short_forms(full))
 
     for clause in contract.spec.clauses:
-        for match in _DEFINED_AS.finditer(clause.text):
+        for match in _DEFINED_AS.finditer(clause.text) if may_match(_DEFINED_AS, clause.text) else ():
             role = match.group("role").lower()
             side = "vendor" if role in vendor else "customer" if role in customer else None
             if side is not None:
@@ -214,12 +215,16 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     at = offset - start
     condition = _CONDITION.match(sentence)
     governing = previous = None
-    for match in _MODAL.finditer(sentence):
+    modals = _modals_through(sentence, at)
+    for match in modals:
         if match.start() > at:
             break
         previous, governing = governing, match
+    # with none at or before `at`, the first modal found is where a search from `at` stops: the scan
+    # from the sentence's start tried every place before it
+    after = modals[0] if governing is None and modals else None
     if condition and (at < condition.end() and "," in sentence[condition.end() : condition.end() + 1]
-                      or governing is None and _MODAL.search(sentence, at)):
+                      or governing is None and after):
         # in a leading condition: "If you attempt to ..., we may", "If the Supplier fails, despite using
         # reasonable endeavours, to deliver ..., the University may" (no modal before the words, one after)
         subject = _subject(sentence, condition.start() + 3, at, who)
@@ -228,7 +233,6 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
             and previous.end() >= _clause_start(sentence, governing.start()):
         governing = previous  # "will strive to": the modal, not the verb it governs
     if governing is None:
-        after = _MODAL.search(sentence, at)
         if after is not None and after.lastgroup == "must" and not _CLAUSE_BREAK.search(sentence, at, after.start()) \
                 and (_PASSIVE.match(sentence, after.end()) or _PASSIVE_AGENT.match(sentence, after.end())):
             governing = after  # the words are the subject of a passive: "Every reasonable effort will be made to ..."
@@ -241,6 +245,13 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
             head = None  # "It is Customer's duty to ...": the party comes after the verb
         obligor, subject = _subject(sentence, 0, head.start() if head else max(at, 60), who)
         return Reading(obligor, "description", subject, "")
+    return _governed(sentence, governing, who)
+
+
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
+def _governed(sentence: str, governing: re.Match, who: Parties) -> Reading:
+    """The reading of the words of `sentence` that the modal `governing` governs."""
+    condition = _CONDITION.match(sentence)
     kind = governing.lastgroup
     lead = condition.end() if condition and governing.start() > condition.end() else 0  # after "If you ...,"
     obligor, subject = _subject(sentence, max(lead, _clause_start(sentence, governing.start(), who)), governing.start(), who)
@@ -255,6 +266,26 @@ def read_at(text: str, offset: int, who: Parties) -> Reading:
     if kind == "must" and subject.lower().startswith("neither"):
         kind = "neg"  # "Neither party shall ...": a prohibition on both
     return Reading(obligor, _MODALITY[kind], subject, " ".join(governing.group(0).split()))
+
+
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
+def _scan(sentence: str) -> list:
+    return [[], _MODAL.finditer(sentence)]  # the modals found so far, and the scan that finds more (None at the end)
+
+
+def _modals_through(sentence: str, at: int) -> list:
+    """The modals of `sentence` in order, through the first that starts after `at` when there is one:
+    the scan goes no further than asked, and what it found is kept for the next word read in the
+    same sentence."""
+    state = _scan(sentence)
+    found = state[0]
+    while state[1] is not None and (not found or found[-1].start() <= at):
+        match = next(state[1], None)
+        if match is None:
+            state[1] = None
+        else:
+            found.append(match)
+    return found
 
 
 def read(text: str, who: Parties) -> Reading:
@@ -303,6 +334,8 @@ def _joins_parties(sentence: str, match: re.Match, who: Parties) -> bool:
 
 
 _AND = re.compile(r"\s+(?:and|&)\s+(?:the\s+)?", re.IGNORECASE)
+_OBJECT_OF = re.compile(r"\b(?:by|to|of|for|with|from)\s+(?:the\s+)?$", re.IGNORECASE)  # "payable to Provider": not its subject
+_ONE_OF = re.compile(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", re.IGNORECASE)  # "each Customer account"
 
 
 def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, str]:
@@ -322,7 +355,7 @@ def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, st
     if partner and {who.party(named.group(0)), who.party(partner.group(0))} == {"vendor", "customer"}:
         return "both", " ".join(window[named.start() : partner.end()].split())  # "Customer and Provider will jointly ..."
     head = window[: named.start()]
-    if re.search(r"\b(?:by|to|of|for|with|from)\s+(?:the\s+)?$", head, re.IGNORECASE) or re.search(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", head, re.IGNORECASE):
+    if _OBJECT_OF.search(head) or _ONE_OF.search(head):
         return "none", ""
     return who.party(named.group(0)), " ".join(named.group(0).split())
 

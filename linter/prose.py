@@ -287,12 +287,11 @@ _RUN_IN = re.compile(r"[^\W\d_]{2}[.;:]\s+[A-Z][a-z]")  # a heading run into its
 def _title(line: str) -> bool:
     """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery"),
     not ending with a word that needs more after it (an all-caps disclaimer wrapped across lines)."""
-    if len(line) > 120:
-        return False
+    if len(line) > 120 or line.rstrip().endswith((".", ";", ":", ",")):
+        return False  # the cheap tests first: most lines of a contract end a sentence
     words = [w for w in line.split() if any(c.isalpha() for c in w)]
     return (
         0 < len(words) <= 8
-        and not line.rstrip().endswith((".", ";", ":", ","))
         and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
         and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
         and not _BROKEN_WORD.search(line)

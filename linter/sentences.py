@@ -10,6 +10,8 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
+from clusterlint.prefilter import may_match
+
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
 
 
@@ -43,6 +45,8 @@ def spans(text: str):
 
 def per_sentence(pattern: re.Pattern, text: str):
     """(match, sentence) for the first match of `pattern` in each sentence of `text`."""
+    if not may_match(pattern, text):
+        return  # the text lacks a word every match needs: no scan of it
     starts, last = None, -1
     for match in pattern.finditer(text):
         starts = starts or _starts(text)  # only for a text the pattern matches in

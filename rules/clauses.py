@@ -23,6 +23,7 @@ from pydantic import Field, field_validator
 
 from clusterlint import units
 from clusterlint.memo import last_document
+from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, spans
 
 from .common import Params
@@ -287,7 +288,12 @@ def and_list(items: list[str]) -> str:
 
 def parts(text: str, who=None) -> Parts:
     """What a text states: a date, a figure, a remedy that favours the customer (`who`: the parties)."""
-    remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text)) if who is not None else bool(REMEDY.search(text))
+    if not may_match(REMEDY, text):
+        remedy = False
+    elif who is not None:
+        remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text))
+    else:
+        remedy = bool(REMEDY.search(text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
     return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
@@ -327,7 +333,7 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
     """The first contract text of one of `kinds` in which `pattern` matches: (Text, match) or None."""
     for item in texts(contract):
         if item.kind in kinds:
-            match = pattern.search(item.text)
+            match = search(pattern, item.text)
             if match:
                 return item, match
     return None
@@ -336,8 +342,8 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
 def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     """(Text, match of the first pattern) for each sentence in which every pattern matches."""
     for item in texts(contract):
-        if item.kind not in kinds:
-            continue
+        if item.kind not in kinds or not all(may_match(p, item.text) for p in patterns[1:]):
+            continue  # a text that lacks what one pattern needs has no sentence with all of them
         for match, sentence in per_sentence(patterns[0], item.text):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match

@@ -7,16 +7,15 @@ rule works on a YAML contract and on the vendor's own text (see `clusterlint.pro
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-
 from pydantic import Field
 
 from clusterlint import units
 from clusterlint.engine import Skip, check
+from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, sentence_at, sentence_span
 
 from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, Learned, LearnedPhrases, Phrases, candidates, parts, sentences_with, texts
+from .clauses import DATE, MEASURE, REMEDY, Learned, LearnedPhrases, candidates, parts, sentences_with, texts
 from .common import Params, fmt
 from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
@@ -37,6 +36,7 @@ _PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
 # effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
 _NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$|\bnotwithstanding\s+(?:its|their|our|his|her|the\s+[\w'’]+)\s+$", re.IGNORECASE)
+_ASIDE = re.compile(r",.*,|\s+to$")  # what a finding quotes of effort words: not ", where practicable," nor a trailing "to"
 _CLASS_BEFORE = re.compile(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$", re.IGNORECASE)  # "Shared Queue (best effort)"
 _QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
 _SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
@@ -51,7 +51,7 @@ def reasonable_effort_clause(review, params):
         if item.kind != "operative":
             continue
         found = matched = None
-        for match in pattern.finditer(item.text):
+        for match in pattern.finditer(item.text) if may_match(pattern, item.text) else ():
             matched = True
             if quoted(item.text, match):
                 continue  # named, not used: 'a party using "reasonable endeavours" shall be construed ...'
@@ -64,7 +64,7 @@ def reasonable_effort_clause(review, params):
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
-            words = re.sub(r",.*,|\s+to$", "", " ".join(match.group(0).split()))
+            words = _ASIDE.sub("", " ".join(match.group(0).split()))
             yield _read(review.hit_words(
                 "Contract", item.path, match,
                 f"{item.label} is {reading.describe()} that promises only {words!r}: {found.describe()}; "
@@ -132,12 +132,14 @@ def _learned_hit(review, item, match, learned, message):
     from clusterlint import clause_model
 
     hit = review.hit_words("Contract", item.path, match, message)
-    return replace(hit, evidence=(*hit.evidence, *learned.as_evidence(clause_model.trained_on())))
+    hit.evidence = (*hit.evidence, *learned.as_evidence(clause_model.trained_on()))
+    return hit
 
 
 def _read(hit, reading):
-    """`hit` with the party and modal it was read from as evidence."""
-    return replace(hit, evidence=(*hit.evidence, *reading.as_evidence()))
+    """`hit` (a fresh one, the rule's own) with the party and modal it was read from as evidence."""
+    hit.evidence = (*hit.evidence, *reading.as_evidence())
+    return hit
 
 
 _EXTRA_CAPACITY = re.compile(
@@ -190,15 +192,15 @@ def subject_to_availability(review, params):
             if quoted(item.text, match):
                 continue  # the words named, not used: "no more 'subject to availability' language on them"
             span = sentence_span(item.text, match.start())
-            if _NOT_CAPACITY.search(sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
+            if search(_NOT_CAPACITY, sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
                 # (the capacity may be named in the sentence before: "... approved the 48 nodes. The last 16 are contingent on ...")
-            if _BEYOND_RESERVED.search(sentence):
+            if search(_BEYOND_RESERVED, sentence):
                 continue  # capacity on top of the reservation it names may fairly depend on availability
             before = span[0], match.start()
-            if _EXTRA_CAPACITY.search(item.text, *before):
+            if search(_EXTRA_CAPACITY, item.text, *before):
                 if reserved is None:
-                    reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
+                    reserved = any(search(_RESERVATION, t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
                     continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
             from clusterlint.obligations import read, read_at
@@ -426,10 +428,12 @@ def _leaves_out_degradation(item):
 @check(Learned)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (_DOWNTIME.search(item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if item.kind == "recital" or not (params.learned is not None or may_match(_CONNECTIVITY, item.text) or may_match(_LEAVES_OUT, item.text)):
+            continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
+        if not (search(_DOWNTIME, item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
+        for match in _CONNECTIVITY.finditer(item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
@@ -529,7 +533,7 @@ def no_remedy(review, params):
                          f"availability {spec.sla.availability} has no remedy if missed (credits: a share of the fee per shortfall)")
     if spec.delivery.late_remedy or spec.sla.credits:
         return
-    if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
+    if any(search(REMEDY, item.text) for item in texts(contract) if item.kind == "operative"):
         return
     for item, match in sentences_with(contract, _OBLIGATION, _CHECKABLE):
         yield review.hit_words(
@@ -604,7 +608,7 @@ def _customer_may_terminate(review) -> bool:
     who = clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind == "operative":
-            for match in _TERMINATION.finditer(item.text):
+            for match in _TERMINATION.finditer(item.text) if may_match(_TERMINATION, item.text) else ():
                 reading = read_at(item.text, match.start(), who)
                 if reading.obligor in ("customer", "both", "none") and reading.modality != "prohibition":
                     return True

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from clusterlint.memo import last_document
+
 from .clauses import NUMBER_PREFIX
 
 _LEAD = 60  # characters of a clause (after its number) that say what it is about: "Termination. Either party ..."
@@ -76,7 +78,7 @@ def place(contract, term: Term, *candidates) -> tuple[tuple, str]:
         for section, i in sections.items():
             if pattern.search(section):
                 return ("spec", "clauses", i, "section"), f" (looked under {section.strip()!r} and in every clause)"
-    leads = [NUMBER_PREFIX.sub("", clause.text[: _LEAD + 20], count=1)[:_LEAD] for clause in clauses]
+    leads = _leads(contract)
     for pattern in term.sections:
         for i, lead in enumerate(leads):
             if pattern.match(lead):
@@ -85,6 +87,12 @@ def place(contract, term: Term, *candidates) -> tuple[tuple, str]:
         return ("spec",), ""
     where = f" (no section covers {term.topic}; looked in every clause)"
     return (("metadata", "title") if contract.metadata.title else ("spec",)), where
+
+
+@last_document  # every absence rule looks at them
+def _leads(contract) -> list[str]:
+    """What each clause opens on, after its number."""
+    return [NUMBER_PREFIX.sub("", clause.text[: _LEAD + 20], count=1)[:_LEAD] for clause in contract.spec.clauses]
 
 
 def _written(contract, path: tuple) -> bool:
