@@ -26,9 +26,8 @@ MODEL = Path(__file__).parent / "data" / "clause_model.json"
 _TOKEN = re.compile(r"[a-z]+(?:['’][a-z]+)?|\d+")
 
 
-@lru_cache(maxsize=65536)  # each rule reads every sentence of a contract in turn
 def features(text: str) -> frozenset[str]:
-    """The sentence's words and adjacent word pairs, lower-cased (sums use math.fsum: exact in any order)."""
+    """The sentence's words and adjacent word pairs, lower-cased."""
     words = _TOKEN.findall(text.lower())
     return frozenset((*words, *(f"{a} {b}" for a, b in zip(words, words[1:]))))
 
@@ -57,23 +56,26 @@ def trained_on() -> int:
     return _model()["clauses"]
 
 
-@lru_cache(maxsize=65536)
-def _present(sentence: str) -> tuple[tuple[str, list[float]], ...]:
-    """The sentence's features the model weighs, each with its weight per rule."""
-    weights = _model()["weights"]
-    return tuple((f, weights[f]) for f in features(sentence) if f in weights)
+@lru_cache(maxsize=65536)  # each rule reads every sentence of a contract in turn: four scores, read once
+def _scores(sentence: str) -> tuple[float, ...]:
+    """The sentence's score per rule. Weights are whole thousandths, so the sum is exact in any order."""
+    model = _model()
+    weights = model["weights"]
+    present = [weights[f] for f in features(sentence) if f in weights]
+    sums = [sum(column) for column in zip(*present)] if present else [0] * len(model["bias"])
+    return tuple((bias + total) / model["scale"] for bias, total in zip(model["bias"], sums))
 
 
 def read(rule: str, sentence: str, threshold: float) -> Learned | None:
     """The learned reading of `sentence` for `rule` when its score is above `threshold`, else None."""
     model = _model()
     i = model["rules"].index(rule)
-    present = [(w[i], f) for f, w in _present(sentence)]
-    score = model["bias"][i] + math.fsum(w for w, _ in present)
+    score = _scores(sentence)[i]
     if score <= threshold:
         return None
-    strongest = tuple(f for w, f in sorted(present, key=lambda p: (-p[0], p[1]))[:3] if w > 0)
-    return Learned(round(score, 2), threshold, strongest)
+    weights = model["weights"]
+    present = sorted((-weights[f][i], f) for f in features(sentence) if f in weights)  # strongest first
+    return Learned(round(score, 2), threshold, tuple(f for w, f in present[:3] if w < 0))
 
 
 def train(rows: list[tuple[frozenset[str], bool]], epochs: int = 12, rate: float = 0.5, l2: float = 1e-4) -> tuple[dict, float]:

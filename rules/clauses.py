@@ -146,9 +146,10 @@ def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | Non
         yield from learned(text, rule, threshold)
 
 
-def learned(text: str, rule: str, threshold: float | None):
-    """(match, sentence, learned) for each sentence of `text` the learned reading takes for `rule`
-    (none when `threshold` is None), `match` on its strongest words."""
+def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | None = None):
+    """(match, sentence, learned) for each sentence of `text` (that `where` finds words in, when
+    given) the learned reading takes for `rule` (none when `threshold` is None), `match` on its
+    strongest words."""
     if threshold is None:
         return
     from clusterlint import clause_model
@@ -156,6 +157,8 @@ def learned(text: str, rule: str, threshold: float | None):
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
         sentence = text[start:end]
+        if where is not None and not where.search(sentence):
+            continue
         learned = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
         if learned is not None:
             yield _strongest(text, start, end, learned.strongest), sentence, learned

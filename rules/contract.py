@@ -448,11 +448,10 @@ def narrow_downtime_definition(review, params):
         if found:
             yield review.hit_words("Contract", item.path, match, f"{item.label} {found}" + _NOT_DOWN)
         else:  # no pattern's reading: the learned one, which has seen degradation counted and left out
-            for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned):
-                if _DOWNTIME.search(sentence):
-                    yield _learned_hit(review, item, match, learned, f"{item.label} reads as counting downtime only as loss of "
-                                       f"connectivity ({learned.describe()})" + _NOT_DOWN)
-                    break
+            for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned, where=_DOWNTIME):
+                yield _learned_hit(review, item, match, learned, f"{item.label} reads as counting downtime only as loss of "
+                                   f"connectivity ({learned.describe()})" + _NOT_DOWN)
+                break
 
 
 _NOT_DOWN = ": a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit"

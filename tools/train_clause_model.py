@@ -27,7 +27,7 @@ import score  # noqa: E402
 from clusterlint import clause_model  # noqa: E402
 
 RULES = score.RULES
-DIGITS = 3  # weights are shipped rounded
+SCALE = 1000  # weights are shipped as whole thousandths: sums of them are exact in any order
 MIN_COUNT = 2  # a word or pair in fewer training clauses than this is not learned: it cannot generalise
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0)  # a score below 0 is worse than even odds: never a default
 
@@ -56,8 +56,8 @@ def fit(rows) -> dict:
     vocabulary = frozenset(f for f, n in counts.items() if n >= MIN_COUNT)
     rows = [(feats & vocabulary, want) for feats, want in rows]
     fitted = [clause_model.train([(f, rule in want) for f, want in rows]) for rule in RULES]
-    weights = {f: [round(w.get(f, 0.0), DIGITS) for w, _ in fitted] for f in sorted(vocabulary)}
-    return {"rules": list(RULES), "bias": [round(b, DIGITS) for _, b in fitted],
+    weights = {f: [round(w.get(f, 0.0) * SCALE) for w, _ in fitted] for f in sorted(vocabulary)}
+    return {"rules": list(RULES), "scale": SCALE, "bias": [round(b * SCALE) for _, b in fitted],
             "weights": {f: w for f, w in weights.items() if any(w)}}
 
 
@@ -74,7 +74,7 @@ def lofo() -> None:
         model = fit([row for path in paths if path != held for row in per_file[path]])
         for feats, want in per_file[held]:
             for i, rule in enumerate(RULES):
-                z = model["bias"][i] + sum(model["weights"][f][i] for f in feats if f in model["weights"])
+                z = (model["bias"][i] + sum(model["weights"][f][i] for f in feats if f in model["weights"])) / SCALE
                 for t, c in counts[rule].items():
                     c[0] += z > t and rule in want
                     c[1] += z > t and rule not in want
