@@ -119,7 +119,7 @@ class Phrases(Params):
         return phrase_pattern(self.phrases)
 
 
-class Learned(Params):
+class LearnedParams(Params):
     """Params of a rule with a learned second reading (`clusterlint.clause_model`): the score a
     sentence no pattern matches must pass to be read as the rule's shape; null turns it off."""
 
@@ -130,7 +130,7 @@ class Learned(Params):
         "(python tools/train_clause_model.py --lofo)."))
 
 
-class LearnedPhrases(Phrases, Learned):
+class LearnedPhrases(Phrases, LearnedParams):
     """Params of a phrase rule with a learned second reading."""
 
 
@@ -159,9 +159,9 @@ def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | N
         sentence = text[start:end]
         if where is not None and not where.search(sentence):
             continue
-        learned = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
-        if learned is not None:
-            yield _strongest(text, start, end, learned.strongest), sentence, learned
+        reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
+        if reading is not None:
+            yield _strongest(text, start, end, reading.strongest), sentence, reading
 
 
 _WORD = re.compile(r"\w+")

@@ -12,7 +12,7 @@ from clusterlint.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accele
 class Params(BaseModel):
     """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True, defer_build=True, allow_inf_nan=False)
 
 
 def pools(review):

@@ -15,7 +15,7 @@ from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, sentence_at, sentence_span
 
 from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, Learned, LearnedPhrases, candidates, parts, sentences_with, texts
+from .clauses import DATE, MEASURE, REMEDY, LearnedParams, LearnedPhrases, candidates, parts, sentences_with, texts
 from .common import Params, fmt
 from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
@@ -179,7 +179,9 @@ _COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|
 
 @check(LearnedPhrases)
 def subject_to_availability(review, params):
-    pattern, contract = params.pattern, review.contract
+    from clusterlint.obligations import read, read_at
+
+    pattern, contract, who = params.pattern, review.contract, clauses.parties_of(review)
     reserved = None
     for item in texts(contract):
         if item.kind != "operative" or not _CAPACITY.search(item.text):
@@ -203,9 +205,6 @@ def subject_to_availability(review, params):
                     reserved = any(search(_RESERVATION, t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
                     continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
-            from clusterlint.obligations import read, read_at
-
-            who = clauses.parties_of(review)
             reading = read_at(item.text, match.start(), who) if learned is None else read(sentence, who)
             if reading.obligor == "customer" and reading.modality == "obligation" and not _RECEIVES.search(sentence):
                 continue  # the customer's own duty ("Customer will provide rack space", "return the spares, subject to courier slots"),
@@ -295,7 +294,7 @@ _PRESERVED = re.compile(
 _CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 
 
-@check(Learned)
+@check(LearnedParams)
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not _CREDIT.search(item.text):
@@ -425,7 +424,7 @@ def _leaves_out_degradation(item):
     return None
 
 
-@check(Learned)
+@check(LearnedParams)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not (params.learned is not None or may_match(_CONNECTIVITY, item.text) or may_match(_LEAVES_OUT, item.text)):

@@ -15,7 +15,7 @@ import pytest
 from clusterlint import clause_model
 from clusterlint.registry import builtin_rules
 
-from conftest import check_json
+from conftest import check_json, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -100,3 +100,14 @@ def test_ordinary_contract_text_gives_the_learned_reading_nothing_to_report():
     findings = check_json(str(ROOT / "tests" / "corpus" / "background-msa.md"))["findings"]
     assert [f["message"] for f in findings if any(e.startswith("learned reading") for e in f.get("evidence") or [])] == []
     assert {f["rule"] for f in findings} == {"CON002", "CON003", "REL002", "REL003", "LCK004"}  # what it lacks, no more
+
+
+def test_a_score_equal_to_the_threshold_is_not_reported_and_a_threshold_must_be_finite(tmp_path):
+    sentence = "Service credits are the one and only thing the Client can claim for an outage."
+    exact = clause_model._scores(sentence)[2]  # CON006's score, unrounded: whole thousandths
+    assert clause_model.read("CON006", sentence, exact) is None  # above, not at, the threshold
+    assert clause_model.read("CON006", sentence, exact - 0.001).score == round(exact, 2)
+    (tmp_path / "terms.txt").write_text(f"1.1 {sentence}\n", encoding="utf-8")
+    (tmp_path / "cfg.yaml").write_text("params:\n  CON006: {learned: .nan}\n", encoding="utf-8")
+    code, _, err = run_cli("check", str(tmp_path / "terms.txt"), "--config", str(tmp_path / "cfg.yaml"))
+    assert (code, err.strip()) == (2, f"clusterlint: error: {tmp_path / 'cfg.yaml'}:2:3: CON006 params.learned: Input should be a finite number")

@@ -5,7 +5,7 @@
 
 The model learns only from the tuning split of tests/corpus (never a blind split). `--lofo` holds
 out each tuning file in turn (each was written by a different writer in a different sitting), trains
-on the rest and scores the held-out file: that is how the rules' `learned_threshold` defaults were
+on the rest and scores the held-out file: that is how the rules' `learned` defaults were
 chosen, without looking at a blind split. tests/test_clause_model.py fails when the shipped weights
 are not what this script makes from today's corpus.
 """
