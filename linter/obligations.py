@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from clusterlint import lowered
 from clusterlint.memo import last_document
 from clusterlint.prefilter import may_match
 from clusterlint.sentences import sentence_span
@@ -270,7 +271,7 @@ def _governed(sentence: str, governing: re.Match, who: Parties) -> Reading:
 
 @lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
 def _scan(sentence: str) -> list:
-    return [[], _MODAL.finditer(sentence)]  # the modals found so far, and the scan that finds more (None at the end)
+    return [[], lowered.finditer(_MODAL, sentence)]  # the modals found so far, and the scan that finds more (None at the end)
 
 
 def _modals_through(sentence: str, at: int) -> list:
@@ -293,7 +294,7 @@ def read(text: str, who: Parties) -> Reading:
     trailing subordinate clause ("the Platform is unavailable if users cannot log in") is not its."""
     condition = _CONDITION.match(text)
     start = condition.end() + 1 if condition and text[condition.end() : condition.end() + 1] == "," else 0
-    first = _MODAL.search(text, start)
+    first = lowered.search(_MODAL, text, start)
     if first is not None and (_SUBORDINATE.search(text[start : first.start()]) or _DISCLAIMER.search(text, start, first.end())):
         first = None  # "X is down if users cannot ...", "Provider does not warrant that the Service will ..."
     if first is None and _PROVISO.match(text):

@@ -22,9 +22,9 @@ except ImportError:  # Python 3.10
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _p  # type: ignore[no-redef]
 
-# the characters beyond ASCII that `re` matches to an ASCII letter under IGNORECASE (tests/test_prefilter.py
-# recomputes them from the running Python's own case tables)
-FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+from clusterlint import lowered
+from clusterlint.lowered import lower
+
 _REPEATS = {_c.MAX_REPEAT, _c.MIN_REPEAT} | ({_c.POSSESSIVE_REPEAT} if hasattr(_c, "POSSESSIVE_REPEAT") else set())
 _GROUPS = {_c.SUBPATTERN} | ({_c.ATOMIC_GROUP} if hasattr(_c, "ATOMIC_GROUP") else set())
 _IGNORECASE = _c.SRE_FLAG_IGNORECASE
@@ -59,9 +59,7 @@ def may_match(pattern, text: str) -> bool:
     if gate is None:
         return True
     if known[3]:
-        if _last[0] is not text:
-            _last[:] = text, (text if text.isascii() else text.translate(FOLD)).lower()
-        answer = gate(_last[1])
+        answer = gate(lower(text))
     else:
         answer = gate(text)
     known[4], known[5] = text, answer
@@ -69,11 +67,9 @@ def may_match(pattern, text: str) -> bool:
 
 
 def search(pattern, text: str, *span):
-    """`pattern.search(text, *span)`, skipped when the text lacks what every match needs."""
-    return pattern.search(text, *span) if may_match(pattern, text) else None
-
-
-_last = ["", ""]  # the last text lowered, and its lower-case form: the rules test one text against several patterns
+    """`pattern.search(text, *span)`, skipped when the text lacks what every match needs (and run
+    over the lowered text where that is faster: `clusterlint.lowered`)."""
+    return lowered.search(pattern, text, *span) if may_match(pattern, text) else None
 
 
 def _gate(pattern) -> tuple:

@@ -10,6 +10,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
+from clusterlint import lowered
 from clusterlint.prefilter import may_match
 
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
@@ -48,7 +49,7 @@ def per_sentence(pattern: re.Pattern, text: str):
     if not may_match(pattern, text):
         return  # the text lacks a word every match needs: no scan of it
     starts, last = None, -1
-    for match in pattern.finditer(text):
+    for match in lowered.finditer(pattern, text):
         starts = starts or _starts(text)  # only for a text the pattern matches in
         i = bisect_right(starts, match.start()) - 1
         if i != last:

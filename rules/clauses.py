@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from pydantic import Field, field_validator
 
-from clusterlint import units
+from clusterlint import lowered, units
 from clusterlint.memo import last_document
 from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, spans
@@ -157,7 +157,7 @@ def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | N
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
         sentence = text[start:end]
-        if where is not None and not where.search(sentence):
+        if where is not None and not lowered.search(where, sentence):
             continue
         reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
         if reading is not None:
@@ -296,10 +296,10 @@ def parts(text: str, who=None) -> Parts:
     elif who is not None:
         remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text))
     else:
-        remedy = bool(REMEDY.search(text))
+        remedy = bool(lowered.search(REMEDY, text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
-    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
+    return Parts(bool(lowered.search(DATE, text, body)), bool(lowered.search(MEASURE, text, body)), remedy)
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
@@ -348,7 +348,7 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
         if item.kind not in kinds or not all(may_match(p, item.text) for p in patterns[1:]):
             continue  # a text that lacks what one pattern needs has no sentence with all of them
         for match, sentence in per_sentence(patterns[0], item.text):
-            if all(p.search(sentence) for p in patterns[1:]):
+            if all(lowered.search(p, sentence) for p in patterns[1:]):
                 yield item, match
                 break
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pydantic import Field
 
-from clusterlint import units
+from clusterlint import lowered, units
 from clusterlint.engine import Skip, check
 from clusterlint.prefilter import may_match, search
 from clusterlint.sentences import per_sentence, sentence_at, sentence_span
@@ -184,7 +184,7 @@ def subject_to_availability(review, params):
     pattern, contract, who = params.pattern, review.contract, clauses.parties_of(review)
     reserved = None
     for item in texts(contract):
-        if item.kind != "operative" or not _CAPACITY.search(item.text):
+        if item.kind != "operative" or not lowered.search(_CAPACITY, item.text):
             continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
         for match, sentence, learned in candidates(pattern, item.text, "CON005", params.learned):
             if _NOT_BEFORE.search(item.text, max(0, match.start() - 50), match.start()):
@@ -194,7 +194,7 @@ def subject_to_availability(review, params):
             if quoted(item.text, match):
                 continue  # the words named, not used: "no more 'subject to availability' language on them"
             span = sentence_span(item.text, match.start())
-            if search(_NOT_CAPACITY, sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
+            if search(_NOT_CAPACITY, sentence) or not (lowered.search(_CAPACITY, sentence) or lowered.search(_CAPACITY, item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
                 # (the capacity may be named in the sentence before: "... approved the 48 nodes. The last 16 are contingent on ...")
             if search(_BEYOND_RESERVED, sentence):

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clusterlint import obligations, prefilter
 from clusterlint.obligations import Parties, read_at
-from clusterlint.prefilter import FOLD, may_match, search
+from clusterlint.lowered import FOLD
+from clusterlint.prefilter import may_match, search
 from clusterlint.rules import clauses, contract, missing
 from clusterlint.sentences import per_sentence
 

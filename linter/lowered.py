@@ -1,0 +1,179 @@
+"""Case-insensitive searches run as case-sensitive ones over the lower-cased text: the same matches, faster.
+
+Under IGNORECASE `re` folds the case of every character it compares, and the contract rules' long
+patterns compare many: the modal scan of a 150-character clause costs about three times what the same
+scan of its lower-cased copy costs without the flag. `twin(pattern)` rewrites a pattern's parse
+tree for lower-cased text (each ASCII letter, and each ASCII range that holds capitals, as its lower
+case) and compiles it without the flag. `search` and `finditer` run the twin over the lowered text
+and match the pattern itself, anchored, where the twin matched: the caller gets the pattern's own
+match objects over the original text (its groups in the text's own case) at the same places.
+
+Exact, not approximately so:
+- the text is lowered after the four characters `re` takes as an ASCII letter in any case are
+  written as that letter (`FOLD`); lowering then keeps every character's place (U+0130,
+  the one character whose lower case is two, is among the four);
+- a pattern is rewritten only when nothing in it has a case beyond ASCII and no group sets or
+  clears a flag; ASCII and LOCALE patterns are not rewritten. Any other pattern is searched as it is.
+- lowering keeps what `\\w`, `\\d`, `\\s` and `\\b` see (a test checks every code point).
+"""
+
+from __future__ import annotations
+
+import sys
+
+try:
+    from re import _compiler as _sc, _constants as _c, _parser as _p  # Python 3.11+
+except ImportError:  # Python 3.10
+    import sre_compile as _sc  # type: ignore[no-redef]
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _p  # type: ignore[no-redef]
+
+# the characters beyond ASCII that `re` matches to an ASCII letter under IGNORECASE (tests/test_prefilter.py
+# recomputes them from the running Python's own case tables)
+FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+_IGNORECASE = _c.SRE_FLAG_IGNORECASE
+_NOT_REWRITTEN = _c.SRE_FLAG_ASCII | _c.SRE_FLAG_LOCALE
+_twins: dict = {}  # id(pattern) -> (pattern, twin or None): by identity, as in `prefilter`
+_lowered: dict = {}  # id(text) -> (text, lowered), the most recently asked last: a rule asks several patterns about a
+# clause and its sentences, and windows of a long clause one after the other
+_recent = ["", ""]  # the last of them
+
+
+class _Cased(Exception):
+    """The pattern holds something with a case beyond ASCII, or a scoped flag: not rewritten."""
+
+
+def twin(pattern):
+    """The pattern for lower-cased text, without IGNORECASE; None when it is not rewritten."""
+    known = _twins.get(id(pattern))
+    if known is None:
+        if len(_twins) >= 1024:  # user rules reloaded again and again by a language server
+            _twins.clear()
+        known = _twins[id(pattern)] = (pattern, _rewrite(pattern))
+    return known[1]
+
+
+def lower(text: str) -> str:
+    """The text as the twins read it: as long as the text, each character in its place."""
+    if _recent[0] is text:
+        return _recent[1]
+    known = _lowered.pop(id(text), None)
+    if known is None or known[0] is not text:
+        known = text, (text if text.isascii() else text.translate(FOLD)).lower()
+        if len(_lowered) >= 8:
+            del _lowered[next(iter(_lowered))]
+    _lowered[id(text)] = known
+    _recent[:] = known
+    return known[1]
+
+
+def search(pattern, text: str, pos: int = 0, endpos: int = sys.maxsize):
+    """`pattern.search(text, pos, endpos)`."""
+    other = twin(pattern)
+    if other is None:
+        return pattern.search(text, pos, endpos)
+    found = other.search(lower(text), pos, endpos)
+    if found is None:
+        return None
+    match = pattern.match(text, found.start(), endpos)
+    if match is None or match.end() != found.end():  # not the same reading: never guess, search as written from now on
+        _twins[id(pattern)] = (pattern, None)
+        return pattern.search(text, pos, endpos)
+    return match
+
+
+def finditer(pattern, text: str):
+    """`pattern.finditer(text)` (a twin's pattern never matches the empty string, so each search
+    goes on where the last match ended)."""
+    if twin(pattern) is None:
+        yield from pattern.finditer(text)
+        return
+    pos = 0
+    while True:
+        match = search(pattern, text, pos)
+        if match is None:
+            return
+        yield match
+        pos = match.end()
+
+
+def _rewrite(pattern):
+    if not isinstance(pattern.pattern, str) or not pattern.flags & _IGNORECASE or pattern.flags & _NOT_REWRITTEN:
+        return None
+    tree = _p.parse(pattern.pattern, pattern.flags)
+    if tree.getwidth()[0] == 0:
+        return None  # it can match the empty string: `finditer` would have to step as `re` does
+    try:
+        tree.data = _items(tree.data)
+    except _Cased:
+        return None
+    tree.state.flags &= ~_IGNORECASE
+    return _sc.compile(tree, pattern.flags & ~_IGNORECASE)
+
+
+def _char(code: int) -> int:
+    if code < 128:
+        return ord(chr(code).lower())
+    char = chr(code)
+    if char.lower() != char or char.upper() != char or code in FOLD:
+        raise _Cased
+    return code
+
+
+def _ranges(lo: int, hi: int) -> list:
+    if hi >= 128:
+        if hi - lo > 4096 or any(chr(c).lower() != chr(c) or chr(c).upper() != chr(c) for c in range(max(lo, 128), hi + 1)):
+            raise _Cased
+        hi_ascii = min(hi, 127)
+        out = [(_c.RANGE, (max(lo, 128), hi))]
+        if lo > 127:
+            return out
+        return out + _ranges(lo, hi_ascii)
+    out = [(_c.RANGE, (lo, hi))]
+    capitals = max(lo, 65), min(hi, 90)
+    if capitals[0] <= capitals[1]:
+        out.append((_c.RANGE, (capitals[0] + 32, capitals[1] + 32)))
+    return out
+
+
+def _items(data) -> list:
+    out = []
+    for op, av in data:
+        if op in (_c.LITERAL, _c.NOT_LITERAL):
+            av = _char(av)
+        elif op is _c.IN:
+            members = []
+            for kind, value in av:
+                if kind is _c.LITERAL:
+                    members.append((kind, _char(value)))
+                elif kind is _c.RANGE:
+                    members.extend(_ranges(*value))
+                elif kind in (_c.NEGATE, _c.CATEGORY):
+                    members.append((kind, value))
+                else:
+                    raise _Cased
+            av = members
+        elif op is _c.SUBPATTERN:
+            group, add, remove, body = av
+            if add or remove:
+                raise _Cased
+            av = group, add, remove, _sub(body)
+        elif op is _c.BRANCH:
+            av = av[0], [_sub(branch) for branch in av[1]]
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) or op is getattr(_c, "POSSESSIVE_REPEAT", None):
+            av = av[0], av[1], _sub(av[2])
+        elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            av = av[0], _sub(av[1])
+        elif op is getattr(_c, "ATOMIC_GROUP", None):
+            av = _sub(av)
+        elif op is _c.GROUPREF_EXISTS:
+            av = (av[0], _sub(av[1]), None if av[2] is None else _sub(av[2]))
+        elif op not in (_c.AT, _c.ANY, _c.GROUPREF, _c.CATEGORY):
+            raise _Cased
+        out.append((op, av))
+    return out
+
+
+def _sub(body):
+    body.data = _items(body.data)
+    return body

@@ -1,0 +1,115 @@
+"""A case-insensitive search run over the lowered text finds exactly what the pattern finds."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from clusterlint import lowered, obligations
+from clusterlint.registry import builtin_rules
+from clusterlint.rules import clauses, contract, missing
+
+
+def _phrase_patterns() -> dict:
+    out = {}
+    for rule in builtin_rules().values():
+        if rule.id.startswith(("CON", "CST", "LCK", "REL")) and rule.check != "document":
+            pattern = getattr(rule.settings, "pattern", None)
+            if isinstance(pattern, re.Pattern):
+                out[f"{rule.id}.phrases"] = pattern
+    return out
+
+
+PATTERNS = {**{f"{module.__name__}.{name}": value for module in (contract, clauses, missing, obligations)
+               for name, value in vars(module).items() if isinstance(value, re.Pattern)},
+            **_phrase_patterns()}
+
+
+def test_most_of_the_rules_patterns_have_a_twin():
+    ignoring_case = [p for p in PATTERNS.values() if p.flags & re.IGNORECASE]
+    twins = [p for p in ignoring_case if lowered.twin(p) is not None]
+    assert len(PATTERNS) > 80 and len(twins) > 0.8 * len(ignoring_case), (len(PATTERNS), len(twins), len(ignoring_case))
+    assert all(lowered.twin(p) is None for p in PATTERNS.values() if not p.flags & re.IGNORECASE)
+
+
+def test_lowering_keeps_every_character_in_its_place_and_kind():
+    text = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    low = lowered.lower(text)
+    assert len(low) == len(text)
+    for category in (r"\w", r"\d", r"\s"):
+        pattern = re.compile(category)
+        assert [m.start() for m in pattern.finditer(low)] == [m.start() for m in pattern.finditer(text)], category
+
+
+@pytest.mark.parametrize("pattern", [
+    re.compile("provider"),  # case-sensitive already
+    re.compile("x(?i:provider)"),  # a scoped flag
+    re.compile("(?-i:P)rovider", re.IGNORECASE),
+    re.compile("café", re.IGNORECASE),  # a letter with a case beyond ASCII
+    re.compile("[à-ÿ]+", re.IGNORECASE),
+    re.compile(r"\b(?:credits?)?", re.IGNORECASE),  # matches the empty string
+    re.compile("provider", re.IGNORECASE | re.ASCII),
+])
+def test_patterns_searched_as_written(pattern):
+    assert lowered.twin(pattern) is None
+    text = "Café PROVIDER credits"
+    found, expected = lowered.search(pattern, text), pattern.search(text)
+    assert (found and found.span()) == (expected and expected.span())
+
+
+@pytest.mark.parametrize("pattern, text, span, group", [
+    (re.compile(r"\bprovider\b", re.IGNORECASE), "The PROVIDER shall", (4, 12), "PROVIDER"),  # the text's own case
+    (re.compile(r"[A-Z]{2}\d", re.IGNORECASE), "node ab7", (5, 8), "ab7"),  # a class of capitals is any letter
+    (re.compile(r"[^a-z ]+", re.IGNORECASE), "abc XYZ 42", (8, 10), "42"),
+    (re.compile(r"service", re.IGNORECASE), "the ſervice", (4, 11), "ſervice"),  # long s is an s to re
+    (re.compile(r"k\w+", re.IGNORECASE), "a \u212aELVIN", (2, 8), "\u212aELVIN"),  # the Kelvin sign is a k
+    (re.compile(r"\bi\w+", re.IGNORECASE), "İSTANBUL", (0, 8), "İSTANBUL"),  # dotted capital I, one character
+    (re.compile(r"(?<!not )\bavailable\b", re.IGNORECASE), "NOT AVAILABLE, then Available", (20, 29), "Available"),
+    (re.compile(r"(?P<w>will|shall)\s+(?P=w)", re.IGNORECASE), "it WILL will", (3, 12), "WILL will"),  # a back-reference
+])
+def test_search_finds_the_patterns_match(pattern, text, span, group):
+    assert lowered.twin(pattern) is not None
+    found = lowered.search(pattern, text)
+    assert (found.span(), found.group(0)) == (span, group)
+    assert found.re is pattern
+
+
+def test_search_keeps_the_span_asked_for():
+    pattern = re.compile(r"\bcredits?\b", re.IGNORECASE)
+    text = "Credit one, CREDIT two, credits three"
+    assert lowered.search(pattern, text, 1).span() == (12, 18)  # "redit" at 1 is no word start
+    assert lowered.search(pattern, text, 0, 5) is None  # "Credi": the word ends beyond endpos
+    assert [m.span() for m in lowered.finditer(pattern, text)] == [m.span() for m in pattern.finditer(text)]
+
+
+def test_a_twin_that_reads_differently_is_dropped(monkeypatch):
+    pattern = re.compile(r"\bcredit\b", re.IGNORECASE)
+    wrong = re.compile(r"\bdebit\b")
+    monkeypatch.setitem(lowered._twins, id(pattern), (pattern, wrong))
+    assert lowered.search(pattern, "a debit and a Credit").span() == (14, 20)  # what the pattern finds, not the twin
+    assert lowered.twin(pattern) is None
+
+
+_WORDS = sorted({w for p in PATTERNS.values() for w in re.findall(r"[a-z]{3,}", (p.pattern or "").lower())})
+_PIECES = st.one_of(
+    st.sampled_from(_WORDS),
+    st.sampled_from([" ", ", ", ". ", "; ", "-", "’", "'", "ſ", "İ", "ı", "\u212a", "Σ", "ς", "ß", "ẞ", "É", "é", "Ǆ", "ﬁ", "1", "99.9%", "2026-03-01", "$2.10"]),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789.,;:'\"()%$-", max_size=6),
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, min_size=1, max_size=24).map("".join), st.sampled_from(["as is", "upper", "title"]), st.integers(0, 40), st.integers(0, 400))
+def test_every_rule_pattern_finds_the_same(text, case, pos, endpos):
+    text = {"as is": text, "upper": text.upper(), "title": text.title()}[case]
+    for name, pattern in PATTERNS.items():
+        expected = pattern.search(text, pos, endpos)
+        found = lowered.search(pattern, text, pos, endpos)
+        assert (found and (found.span(), found.groups())) == (expected and (expected.span(), expected.groups())), name
+        if pos == 0:
+            assert [(m.span(), m.groups()) for m in lowered.finditer(pattern, text)] == [(m.span(), m.groups()) for m in pattern.finditer(text)], name
+    assert all(lowered.twin(p) is not None for p in PATTERNS.values() if p.flags & re.IGNORECASE and lowered._rewrite(p) is not None), \
+        "no twin was dropped: each read the text as its pattern does"
