@@ -34,9 +34,10 @@ FOLD = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
 _IGNORECASE = _c.SRE_FLAG_IGNORECASE
 _NOT_REWRITTEN = _c.SRE_FLAG_ASCII | _c.SRE_FLAG_LOCALE
 _twins: dict = {}  # id(pattern) -> (pattern, twin or None): by identity, as in `prefilter`
-_lowered: dict = {}  # id(text) -> (text, lowered), the most recently asked last: a rule asks several patterns about a
-# clause and its sentences, and windows of a long clause one after the other
-_recent = ["", ""]  # the last of them
+_recent = ["", ""]  # the last text lowered and its lowered form: a rule asks several patterns about one text
+_KEPT = 4096  # a text this long is also kept among the last few: windows of a long clause are searched one after the
+# other, between searches of its sentences, and lowering it again for each would be quadratic
+_lowered: dict = {}  # id(text) -> (text, lowered) of those, the most recently asked last
 
 
 class _Cased(Exception):
@@ -56,6 +57,9 @@ def twin(pattern):
 def lower(text: str) -> str:
     """The text as the twins read it: as long as the text, each character in its place."""
     if _recent[0] is text:
+        return _recent[1]
+    if len(text) < _KEPT:
+        _recent[:] = text, (text if text.isascii() else text.translate(FOLD)).lower()
         return _recent[1]
     known = _lowered.pop(id(text), None)
     if known is None or known[0] is not text:

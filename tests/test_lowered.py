@@ -113,3 +113,12 @@ def test_every_rule_pattern_finds_the_same(text, case, pos, endpos):
             assert [(m.span(), m.groups()) for m in lowered.finditer(pattern, text)] == [(m.span(), m.groups()) for m in pattern.finditer(text)], name
     assert all(lowered.twin(p) is not None for p in PATTERNS.values() if p.flags & re.IGNORECASE and lowered._rewrite(p) is not None), \
         "no twin was dropped: each read the text as its pattern does"
+
+
+def test_a_long_text_is_lowered_once_while_its_sentences_are_searched():
+    text = "Provider WILL deliver. " * 300  # past the length at which a lowered text is kept
+    first = lowered.lower(text)
+    for i in range(20):  # sentences in between, each a new string
+        lowered.lower(text[i * 23 : i * 23 + 22])
+        assert lowered.lower(text) is first
+    assert first == text.lower() and len(first) == len(text)
