@@ -297,7 +297,7 @@ _CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 @check(LearnedParams)
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not _CREDIT.search(item.text):
+        if item.kind == "recital" or not lowered.search(_CREDIT, item.text):
             continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
         for match, sentence, learned in candidates(_SOLE_REMEDY, item.text, "CON006", params.learned):
             before = item.text[max(0, match.start() - 40) : match.start()]
@@ -419,7 +419,7 @@ def _leaves_out_degradation(item):
     match of its exclusion, or None. An exclusion for a cause ("... caused by Customer's software")
     is fair."""
     for match, sentence in per_sentence(_LEAVES_OUT, item.text):
-        if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
+        if lowered.search(_DOWNTIME, sentence) and (lowered.search(_DEGRADED, sentence) or lowered.search(_PARTIAL, sentence)) and not lowered.search(_CAUSED, sentence):
             return match
     return None
 
@@ -429,10 +429,10 @@ def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not (params.learned is not None or may_match(_CONNECTIVITY, item.text) or may_match(_LEAVES_OUT, item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
-        if not (search(_DOWNTIME, item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if not (search(_DOWNTIME, item.text) or lowered.search(_CREDIT, item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match in _CONNECTIVITY.finditer(item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
+        for match in lowered.finditer(_CONNECTIVITY, item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
