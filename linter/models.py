@@ -27,6 +27,22 @@ def _parsed(text: str | int | float, kind: str) -> units.Quantity:
     return units.parse(text, kind)
 
 
+# A serializer and a default factory are Python functions, not the builtins `str` and `list`:
+# pydantic reads their signatures when it builds a schema, and a builtin's signature is parsed from
+# its text by `tokenize` (whose large regular expression is compiled on first use), about 15 M
+# instructions of every check's start-up.
+def _text(quantity) -> str:
+    return str(quantity)
+
+
+def _no_items() -> list:
+    return []
+
+
+def _no_entries() -> dict:
+    return {}
+
+
 def _quantity(kind: str, description: str):
     def parse(value):
         if isinstance(value, units.Quantity):
@@ -41,7 +57,7 @@ def _quantity(kind: str, description: str):
     schema = {"type": "string", "pattern": units.SCHEMA_PATTERNS[kind], "description": description, "x-unit": kind}
     if kind == "count":
         schema = {"anyOf": [{"type": "integer", "minimum": 1}, schema], "description": description, "x-unit": kind}
-    return Annotated[units.Quantity, BeforeValidator(parse), PlainSerializer(str, return_type=str), WithJsonSchema(schema)]
+    return Annotated[units.Quantity, BeforeValidator(parse), PlainSerializer(_text, return_type=str), WithJsonSchema(schema)]
 
 
 Size = _quantity("size", "A data size: decimal (GB, TB) or binary (GiB, TiB) bytes, e.g. 80GB.")
@@ -206,7 +222,7 @@ class InterNode(Strict):
         None, description="Taper of the whole fabric: 1 = non-blocking, 2 = 2:1 oversubscribed; absent = not stated (SPEC006 asks). Use `tiers` when it differs by level."
     )
     tiers: list[FabricTier] = Field(
-        default_factory=list, description="Levels of the fabric from the smallest up (leaf pod, spine; dragonfly group, global), each with its taper."
+        default_factory=_no_items, description="Levels of the fabric from the smallest up (leaf pod, spine; dragonfly group, global), each with its taper."
     )
     dedicated: Optional[Flag] = Field(None, description="False when the fabric is shared with other tenants.")
 
@@ -261,7 +277,7 @@ class Storage(Strict):
     burst_read_bandwidth: Optional[Rate] = Field(None, description="Peak read bandwidth for a limited time (burst credits); rules judge the sustained figure.")
     burst_write_bandwidth: Optional[Rate] = Field(None, description="Peak write bandwidth for a limited time; rules judge the sustained figure.")
     purpose: list[Literal["datasets", "checkpoints", "code", "home", "scratch", "logs"]] = Field(
-        default_factory=list, description="What it holds."
+        default_factory=_no_items, description="What it holds."
     )
 
     @model_validator(mode="after")
@@ -277,7 +293,7 @@ class Software(Strict):
     )
     root_access: Optional[Flag] = None
     os: Optional[str] = None
-    proprietary: list[str] = Field(default_factory=list, description="Proprietary tools or services you must use to run on this cluster.")
+    proprietary: list[str] = Field(default_factory=_no_items, description="Proprietary tools or services you must use to run on this cluster.")
 
 
 class Location(Strict):
@@ -330,9 +346,9 @@ class ContractMetadata(Metadata):
 class Pricing(Strict):
     accelerator_hour: Optional[Money] = Field(None, description="Price of one accelerator for one hour.")
     includes: list[Literal["storage", "network", "support", "egress", "software"]] = Field(
-        default_factory=list, description="Cost lines covered by the hourly price."
+        default_factory=_no_items, description="Cost lines covered by the hourly price."
     )
-    extras: dict[str, Money] = Field(default_factory=dict, description="Priced extras, e.g. egress: 0.05 USD/GB.")
+    extras: dict[str, Money] = Field(default_factory=_no_entries, description="Priced extras, e.g. egress: 0.05 USD/GB.")
 
 
 class Delivery(Strict):
@@ -374,8 +390,8 @@ class Clause(Strict):
 class Parties(Strict):
     """Names the parties go by, beyond the usual role words (Provider, Customer, we, you...)."""
 
-    vendor: list[str] = Field(default_factory=list, description="Names of the vendor, e.g. its company name.")
-    customer: list[str] = Field(default_factory=list, description="Names of the customer.")
+    vendor: list[str] = Field(default_factory=_no_items, description="Names of the vendor, e.g. its company name.")
+    customer: list[str] = Field(default_factory=_no_items, description="Names of the customer.")
 
 
 PaperKind = Literal["order-form", "terms", "sla", "policy"]
@@ -392,9 +408,9 @@ class ContractSpec(Strict):
     pricing: Pricing = Field(default_factory=Pricing)
     delivery: Delivery = Field(default_factory=Delivery)
     sla: Sla = Field(default_factory=Sla)
-    performance: list[PerformanceCommitment] = Field(default_factory=list)
+    performance: list[PerformanceCommitment] = Field(default_factory=_no_items)
     exit: Exit = Field(default_factory=Exit)
-    clauses: list[Clause] = Field(default_factory=list)
+    clauses: list[Clause] = Field(default_factory=_no_items)
 
 
 class Contract(Envelope):
