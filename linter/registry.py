@@ -13,7 +13,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from importlib import import_module, resources
+from importlib import import_module
 
 AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV")
 KINDS = ("Cluster", "Contract", "Workload", "Evidence")  # Evidence: files from delivered nodes, given only to accept
@@ -239,6 +239,8 @@ def plugin_rules() -> dict[str, Rule]:
     whose .yaml files are rule files (their checks live in the plugin's own modules)."""
     rules: dict[str, Rule] = {}
     for name, value in plugin_entry_points():
+        from importlib import resources  # with tempfile, shutil and random: only where a plugin is installed
+
         try:
             module, _, attr = value.partition(":")
             package = import_module(module.strip())
