@@ -260,40 +260,21 @@ def plugin_entry_points() -> list[tuple[str, str]]:
 
     Asking `importlib.metadata` reads every installed distribution's metadata, which a plain check
     should not pay for on every run. So the answer is kept in the user's cache folder
-    (`$XDG_CACHE_HOME/clusterlint`, else `~/.cache/clusterlint`) with the import path it was read
-    for and each folder's modification time. Installing, upgrading or removing a distribution adds
-    or removes its `.dist-info` folder, which changes the time of the folder that holds it, and a
-    different `sys.path` (PYTHONPATH, another virtual environment) is a different key: any change
-    reads the metadata again. `sys.path[0]` (the script's or the working folder) is left out of the
-    key: it changes all the time and is not where distributions are installed. A cache that cannot
-    be read or written is simply not used.
+    (`clusterlint.user_cache`, entry `entry-points.json`) with the import path it was read for and
+    each folder's modification time (`user_cache.installation`): any installation, upgrade or
+    removal, or another import path, reads the metadata again.
     """
-    import json
+    from . import user_cache
 
-    key = []
-    for folder in sys.path[1:]:  # not the script's or the working folder, which change all the time and hold no installs
-        try:
-            key.append([folder, os.stat(folder or ".").st_mtime_ns])
-        except OSError:
-            key.append([folder, None])
-    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "clusterlint",
-                         "entry-points.json")
+    key = user_cache.installation()
+    saved = user_cache.load("entry-points.json")
     try:
-        with open(cache, encoding="utf-8") as handle:
-            saved = json.load(handle)
-        if saved["key"] == key and saved["group"] == ENTRY_POINTS:
+        if saved and saved["key"] == key and saved["group"] == ENTRY_POINTS:
             return [tuple(pair) for pair in saved["entry_points"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         pass
     from importlib.metadata import entry_points
 
     found = sorted({(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINTS)})
-    try:
-        os.makedirs(os.path.dirname(cache), exist_ok=True)
-        partial = f"{cache}.{os.getpid()}"
-        with open(partial, "w", encoding="utf-8") as handle:
-            json.dump({"group": ENTRY_POINTS, "key": key, "entry_points": found}, handle)
-        os.replace(partial, cache)  # whole or not at all, whatever runs beside it
-    except OSError:
-        pass
+    user_cache.save("entry-points.json", {"group": ENTRY_POINTS, "key": key, "entry_points": found})
     return found
