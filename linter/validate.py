@@ -100,9 +100,9 @@ def validate(doc: Document):
 
     from pydantic import ValidationError
 
-    from .models import KINDS
+    from .models import model
 
-    model_cls = KINDS[kind]
+    model_cls = model(kind)
     if kind == "Cluster" and _names_instance(data):
         from .instances import expand
 
