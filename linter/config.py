@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .config_discovery import discover
 from .config_reading import ConfigError, FileConfig, read
@@ -155,8 +155,8 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         if forced or params:
             from_cli = rule_id in (cli.get("params") or {})
             where = f"--param {rule_id}" if from_cli else config.where("params", rule_id) if params else ""
-            rule = replace(rule, severity=forced or rule.severity, forced_severity=forced or "", params={**rule.params, **(params or {})},
-                           params_from=where)
+            rule = rule.replace(severity=forced or rule.severity, forced_severity=forced or "", params={**rule.params, **(params or {})},
+                                params_from=where)
             if params:
                 rule.settings  # validated now, so a wrong param names the configuration line before any file is read
         effective[rule_id] = rule

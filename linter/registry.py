@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import import_module
 
@@ -33,26 +32,40 @@ class RuleError(Exception):
     """A rule file is broken: names the file, line and field."""
 
 
-@dataclass(frozen=True)
 class Rule:
-    id: str
-    name: str
-    area: str
-    severity: str
-    weight: float
-    check: str
-    needs: tuple
-    summary: str
-    why: str
-    fix: str
-    sources: tuple
-    examples: dict
-    params: dict
-    file: str
-    positions: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> (line, col) in `file`
-    origin: str = "built-in"  # built-in, the user's rule file, or "plugin NAME"
-    params_from: str = ""  # where overriding params were written (configuration), for their errors
-    forced_severity: str = ""  # a configured severity: it replaces the one a check gives a finding
+    """One rule, read-only once made; `replace` gives a copy with some fields changed.
+
+    A plain class, not a dataclass: defining a frozen dataclass of 18 fields generates and compiles
+    its methods on every start-up (about 9 M instructions of each check).
+    """
+
+    FIELDS = ("id", "name", "area", "severity", "weight", "check", "needs", "summary", "why", "fix", "sources", "examples",
+              "params", "file", "positions", "origin", "params_from", "forced_severity")
+
+    def __init__(self, id: str, name: str, area: str, severity: str, weight: float, check: str, needs: tuple, summary: str,
+                 why: str, fix: str, sources: tuple, examples: dict, params: dict, file: str, positions: dict | None = None,
+                 origin: str = "built-in", params_from: str = "", forced_severity: str = ""):
+        vars(self).update(
+            id=id, name=name, area=area, severity=severity, weight=weight, check=check, needs=needs, summary=summary, why=why,
+            fix=fix, sources=sources, examples=examples, params=params, file=file,
+            positions={} if positions is None else positions,  # field path -> (line, col) in `file`
+            origin=origin,  # built-in, the user's rule file, or "plugin NAME"
+            params_from=params_from,  # where overriding params were written (configuration), for their errors
+            forced_severity=forced_severity,  # a configured severity: it replaces the one a check gives a finding
+        )
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Rule is read-only: cannot set {name!r} (use replace)")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a Rule is read-only: cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, origin={self.origin!r}, file={self.file!r})"
+
+    def replace(self, **changes) -> Rule:
+        """A copy with `changes`; what the copy works out (its function, its settings) is worked out again."""
+        return Rule(**{**{name: getattr(self, name) for name in self.FIELDS}, **changes})
 
     def where(self, *path) -> str:
         """`file:line:col` of a field of the rule file (or of the nearest written parent)."""
