@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from .loader import display, load_bytes, nearest, read_file
 
@@ -150,13 +149,15 @@ def _where(path: str, positions: dict, loc: tuple) -> str:
     return f"{display(path)}:{line}:{col}"
 
 
-@dataclass
 class FileConfig:
-    path: str
-    base: str  # relative paths in the file are relative to this folder
-    values: dict
-    positions: dict  # path -> (line, col) of each value, for errors
-    keys: dict  # path -> (line, col) of each key, for `clusterlint config`
+    """One configuration file as read: its values, and where each key and value is written."""
+
+    def __init__(self, path: str, base: str, values: dict, positions: dict, keys: dict):
+        self.path = path
+        self.base = base  # relative paths in the file are relative to this folder
+        self.values = values
+        self.positions = positions  # path -> (line, col) of each value, for errors
+        self.keys = keys  # path -> (line, col) of each key, for `clusterlint config`
 
     def where(self, *loc) -> str:
         return _where(self.path, self.positions, loc)
