@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
 
 from .config_discovery import discover
 from .config_reading import ConfigError, FileConfig, read
@@ -33,17 +32,21 @@ COMMAND_LINE = "command line"
 # ------------------------------------------------------------------ the effective settings
 
 
-@dataclass
 class Settings:
-    """The effective configuration for the files of one folder (or of --config / --isolated)."""
+    """The effective configuration for the files of one folder (or of --config / --isolated).
 
-    file: str | None  # the configuration file, None for defaults only
-    values: dict
-    origins: dict  # key -> "default", "file:line:col" or "command line"
-    layers: list  # (select, extend-select, ignore) per layer, defaults first
-    rules: dict  # every known rule, with this configuration's severities and params
-    base: str = ""
-    _by_file: dict = field(default_factory=dict, repr=False)
+    A plain class (as is `FileConfig`): a dataclass's methods are generated and compiled each time
+    its class is defined, on every start-up.
+    """
+
+    def __init__(self, file: str | None, values: dict, origins: dict, layers: list, rules: dict, base: str = ""):
+        self.file = file  # the configuration file, None for defaults only
+        self.values = values
+        self.origins = origins  # key -> "default", "file:line:col" or "command line"
+        self.layers = layers  # (select, extend-select, ignore) per layer, defaults first
+        self.rules = rules  # every known rule, with this configuration's severities and params
+        self.base = base
+        self._by_file: dict = {}
 
     def rules_for(self, path: str) -> dict:
         """The rules that run on `path`: selected, less its per-file ignores."""
@@ -155,8 +158,8 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
         if forced or params:
             from_cli = rule_id in (cli.get("params") or {})
             where = f"--param {rule_id}" if from_cli else config.where("params", rule_id) if params else ""
-            rule = replace(rule, severity=forced or rule.severity, forced_severity=forced or "", params={**rule.params, **(params or {})},
-                           params_from=where)
+            rule = rule.replace(severity=forced or rule.severity, forced_severity=forced or "", params={**rule.params, **(params or {})},
+                                params_from=where)
             if params:
                 rule.settings  # validated now, so a wrong param names the configuration line before any file is read
         effective[rule_id] = rule

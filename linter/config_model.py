@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from .models import SCHEMA_BASE, PaperKind, Parties, Strict, _not_bool
+from .contract_model import PaperKind, Parties
+from .models import SCHEMA_BASE, Strict, _not_bool
 
 SELECTOR_PATTERN = r"^(ALL|[A-Z]{2,8}|[A-Z]{2,8}[0-9]{3})$"
 Selector = Annotated[str, WithJsonSchema({"type": "string", "pattern": SELECTOR_PATTERN,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from .loader import display, load_bytes, nearest, read_file
 
@@ -112,12 +111,20 @@ def _read_toml(path: str, data: bytes):
 
 
 def read(path: str) -> "FileConfig":
-    """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint])."""
+    """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint]); a
+    file that validated before, byte for byte, is taken from `config_cache`."""
     try:
         data = read_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
-    values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
+    from . import config_cache
+
+    reader = "toml" if path.endswith(".toml") else "yaml"
+    file_key = config_cache.key(data, reader)
+    kept = config_cache.get(path, file_key)
+    if kept is not None:
+        return FileConfig(path, os.path.dirname(os.path.abspath(path)), *kept)
+    values, positions, keys = _read_toml(path, data) if reader == "toml" else _read_yaml(path, data)
     from pydantic import ValidationError
 
     from .config_model import Config
@@ -133,6 +140,7 @@ def read(path: str) -> "FileConfig":
             at = keys if at_key or "[key]" in error["loc"] else positions
             problems.append(f"{_where(path, at, loc)}: {text}")
         raise ConfigError("\n".join(problems)) from None
+    config_cache.put(path, file_key, values, positions, keys)
     return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
 
 
@@ -141,13 +149,15 @@ def _where(path: str, positions: dict, loc: tuple) -> str:
     return f"{display(path)}:{line}:{col}"
 
 
-@dataclass
 class FileConfig:
-    path: str
-    base: str  # relative paths in the file are relative to this folder
-    values: dict
-    positions: dict  # path -> (line, col) of each value, for errors
-    keys: dict  # path -> (line, col) of each key, for `clusterlint config`
+    """One configuration file as read: its values, and where each key and value is written."""
+
+    def __init__(self, path: str, base: str, values: dict, positions: dict, keys: dict):
+        self.path = path
+        self.base = base  # relative paths in the file are relative to this folder
+        self.values = values
+        self.positions = positions  # path -> (line, col) of each value, for errors
+        self.keys = keys  # path -> (line, col) of each key, for `clusterlint config`
 
     def where(self, *loc) -> str:
         return _where(self.path, self.positions, loc)

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from importlib import import_module, resources
+from importlib import import_module
 
 AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV")
 KINDS = ("Cluster", "Contract", "Workload", "Evidence")  # Evidence: files from delivered nodes, given only to accept
@@ -33,26 +32,40 @@ class RuleError(Exception):
     """A rule file is broken: names the file, line and field."""
 
 
-@dataclass(frozen=True)
 class Rule:
-    id: str
-    name: str
-    area: str
-    severity: str
-    weight: float
-    check: str
-    needs: tuple
-    summary: str
-    why: str
-    fix: str
-    sources: tuple
-    examples: dict
-    params: dict
-    file: str
-    positions: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> (line, col) in `file`
-    origin: str = "built-in"  # built-in, the user's rule file, or "plugin NAME"
-    params_from: str = ""  # where overriding params were written (configuration), for their errors
-    forced_severity: str = ""  # a configured severity: it replaces the one a check gives a finding
+    """One rule, read-only once made; `replace` gives a copy with some fields changed.
+
+    A plain class, not a dataclass: defining a frozen dataclass of 18 fields generates and compiles
+    its methods on every start-up (about 9 M instructions of each check).
+    """
+
+    FIELDS = ("id", "name", "area", "severity", "weight", "check", "needs", "summary", "why", "fix", "sources", "examples",
+              "params", "file", "positions", "origin", "params_from", "forced_severity")
+
+    def __init__(self, id: str, name: str, area: str, severity: str, weight: float, check: str, needs: tuple, summary: str,
+                 why: str, fix: str, sources: tuple, examples: dict, params: dict, file: str, positions: dict | None = None,
+                 origin: str = "built-in", params_from: str = "", forced_severity: str = ""):
+        vars(self).update(
+            id=id, name=name, area=area, severity=severity, weight=weight, check=check, needs=needs, summary=summary, why=why,
+            fix=fix, sources=sources, examples=examples, params=params, file=file,
+            positions={} if positions is None else positions,  # field path -> (line, col) in `file`
+            origin=origin,  # built-in, the user's rule file, or "plugin NAME"
+            params_from=params_from,  # where overriding params were written (configuration), for their errors
+            forced_severity=forced_severity,  # a configured severity: it replaces the one a check gives a finding
+        )
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Rule is read-only: cannot set {name!r} (use replace)")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a Rule is read-only: cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, origin={self.origin!r}, file={self.file!r})"
+
+    def replace(self, **changes) -> Rule:
+        """A copy with `changes`; what the copy works out (its function, its settings) is worked out again."""
+        return Rule(**{**{name: getattr(self, name) for name in self.FIELDS}, **changes})
 
     def where(self, *path) -> str:
         """`file:line:col` of a field of the rule file (or of the nearest written parent)."""
@@ -239,6 +252,8 @@ def plugin_rules() -> dict[str, Rule]:
     whose .yaml files are rule files (their checks live in the plugin's own modules)."""
     rules: dict[str, Rule] = {}
     for name, value in plugin_entry_points():
+        from importlib import resources  # with tempfile, shutil and random: only where a plugin is installed
+
         try:
             module, _, attr = value.partition(":")
             package = import_module(module.strip())
@@ -258,40 +273,21 @@ def plugin_entry_points() -> list[tuple[str, str]]:
 
     Asking `importlib.metadata` reads every installed distribution's metadata, which a plain check
     should not pay for on every run. So the answer is kept in the user's cache folder
-    (`$XDG_CACHE_HOME/clusterlint`, else `~/.cache/clusterlint`) with the import path it was read
-    for and each folder's modification time. Installing, upgrading or removing a distribution adds
-    or removes its `.dist-info` folder, which changes the time of the folder that holds it, and a
-    different `sys.path` (PYTHONPATH, another virtual environment) is a different key: any change
-    reads the metadata again. `sys.path[0]` (the script's or the working folder) is left out of the
-    key: it changes all the time and is not where distributions are installed. A cache that cannot
-    be read or written is simply not used.
+    (`clusterlint.user_cache`, entry `entry-points.json`) with the import path it was read for and
+    each folder's modification time (`user_cache.installation`): any installation, upgrade or
+    removal, or another import path, reads the metadata again.
     """
-    import json
+    from . import user_cache
 
-    key = []
-    for folder in sys.path[1:]:  # not the script's or the working folder, which change all the time and hold no installs
-        try:
-            key.append([folder, os.stat(folder or ".").st_mtime_ns])
-        except OSError:
-            key.append([folder, None])
-    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "clusterlint",
-                         "entry-points.json")
+    key = user_cache.installation()
+    saved = user_cache.load("entry-points.json")
     try:
-        with open(cache, encoding="utf-8") as handle:
-            saved = json.load(handle)
-        if saved["key"] == key and saved["group"] == ENTRY_POINTS:
+        if saved and saved["key"] == key and saved["group"] == ENTRY_POINTS:
             return [tuple(pair) for pair in saved["entry_points"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         pass
     from importlib.metadata import entry_points
 
     found = sorted({(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINTS)})
-    try:
-        os.makedirs(os.path.dirname(cache), exist_ok=True)
-        partial = f"{cache}.{os.getpid()}"
-        with open(partial, "w", encoding="utf-8") as handle:
-            json.dump({"group": ENTRY_POINTS, "key": key, "entry_points": found}, handle)
-        os.replace(partial, cache)  # whole or not at all, whatever runs beside it
-    except OSError:
-        pass
+    user_cache.save("entry-points.json", {"group": ENTRY_POINTS, "key": key, "entry_points": found})
     return found

@@ -7,8 +7,6 @@ models directly keeps jsonschema out of the start-up path of every pre-commit ru
 
 from __future__ import annotations
 
-import difflib
-
 from .findings import dotted
 from .loader import Document, Problem
 
@@ -16,6 +14,8 @@ KIND_NAMES = ("Cluster", "Contract", "Workload")
 
 
 def _did_you_mean(word: str, choices) -> str:
+    import difflib
+
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -100,9 +100,9 @@ def validate(doc: Document):
 
     from pydantic import ValidationError
 
-    from .models import KINDS
+    from .models import model
 
-    model_cls = KINDS[kind]
+    model_cls = model(kind)
     if kind == "Cluster" and _names_instance(data):
         from .instances import expand
 
