@@ -17,6 +17,16 @@ SPECS = ROOT / "specs"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_folder(tmp_path_factory):
+    """The configuration and entry-point caches of the test run live in a folder of its own, not in
+    the developer's cache (tests of the caches set their own)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    mp.undo()
+
+
 def run_cli(*args, input=None):
     """Run clusterlint in-process; returns (exit code, stdout, stderr)."""
     result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
