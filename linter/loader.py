@@ -319,8 +319,8 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
         kind = type(event)
-        positions = self.doc.positions
         if kind is ScalarEvent:
+            positions = self.doc.positions
             if path not in positions:
                 mark = event.start_mark
                 positions[path] = (mark.line + 1, mark.column + 1)
@@ -332,34 +332,69 @@ class _Reader:
             return value
         if depth >= MAX_DEPTH:  # the 65th collection, counting the outermost
             raise _TooDeep(event.start_mark)
-        key_positions = self.doc.key_positions
+        positions = self.doc.positions
         if path not in positions:
-            positions[path] = key_positions.get(path) or _pos(event)
+            positions[path] = self.doc.key_positions.get(path) or _pos(event)
         tag = event.tag
         if kind is SequenceStartEvent:
             if tag is not None and tag != "!" and tag != _SEQ:
                 raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
-            items: list = []
-            while type(item := self.next_event()) is not SequenceEndEvent:
-                items.append(self.read(item, path + (len(items),), depth + 1))
-            return items
+            return self._sequence(path, depth + 1)
         if tag is not None and tag != "!" and tag != _MAP:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
+        return self._mapping(path, depth + 1)
+
+    def _plain(self, event, path: Path):
+        """The value of a scalar event with no anchor and no tag (most of a file), placed at `path`
+        unless that is placed already; None for `path` leaves it unplaced (a key)."""
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
+        if path is not None:
+            positions = self.doc.positions
+            if path not in positions:
+                mark = event.start_mark
+                positions[path] = (mark.line + 1, mark.column + 1)
+        if event.style:  # quoted or a block scalar: text, whatever it says
+            return event.value
+        value, refused, ambiguous = _plain_scalar(event.value)
+        if refused:
+            raise _Abort(refused, event)
+        if ambiguous:
+            self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
+        return value
+
+    def _sequence(self, path: Path, depth: int) -> list:
+        """The items of a sequence whose start event was read; `depth` is theirs."""
+        items: list = []
+        while (kind := type(item := self.next_event())) is not SequenceEndEvent:
+            at = path + (len(items),)
+            if kind is ScalarEvent and item.anchor is None and item.tag is None:
+                items.append(self._plain(item, at))
+            else:
+                items.append(self.read(item, at, depth))
+        return items
+
+    def _mapping(self, path: Path, depth: int) -> dict:
+        """The entries of a mapping whose start event was read; `depth` is its keys' and values'."""
         result: dict = {}
-        key_path = path + ("<key>",)
-        while type(key_event := self.next_event()) is not MappingEndEvent:
-            if type(key_event) is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
+        key_positions = self.doc.key_positions
+        while (kind := type(key_event := self.next_event())) is not MappingEndEvent:
+            if kind is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
                 value_event = self.next_event()
-                merged = self.read(value_event, path, depth + 1)
+                merged = self.read(value_event, path, depth)
                 for source in merged if isinstance(merged, list) else [merged]:
                     if not isinstance(source, dict):
                         raise _Abort("a merge key (<<) must name a mapping", value_event)
                     for k, v in source.items():
                         result.setdefault(k, v)
                 continue
-            key = self.read(key_event, key_path, depth + 1)
-            if not isinstance(key, (str, int, float, bool)) and key is not None:
-                raise _Abort("a mapping key must be a plain scalar", key_event)
+            if kind is ScalarEvent and key_event.anchor is None and key_event.tag is None:
+                key = self._plain(key_event, None)
+            else:
+                key = self.read(key_event, path + ("<key>",), depth)
+                if not isinstance(key, (str, int, float, bool)) and key is not None:
+                    raise _Abort("a mapping key must be a plain scalar", key_event)
             at = path + (key,)
             mark = key_event.start_mark
             if key in result:
@@ -369,7 +404,11 @@ class _Reader:
                 self._pass_over(self.next_event())
                 continue
             key_positions[at] = mark.line + 1, mark.column + 1
-            result[key] = self.read(self.next_event(), at, depth + 1)
+            value_event = self.next_event()
+            if type(value_event) is ScalarEvent and value_event.anchor is None and value_event.tag is None:
+                result[key] = self._plain(value_event, at)
+            else:
+                result[key] = self.read(value_event, at, depth)
         return result
 
     def _pass_over(self, event) -> None:
@@ -415,6 +454,12 @@ def _scalar(tag: str | None, implicit: bool, plain: bool, text: str) -> tuple:
     if isinstance(value, (datetime.date, datetime.datetime)):
         value = value.isoformat()  # as JSON Schema sees it: a string with format date
     return value, "", ambiguous
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_scalar(text: str) -> tuple:
+    """`_scalar` of a plain scalar with no tag, cached on its text alone (a cheaper key)."""
+    return _scalar.__wrapped__(None, True, True, text)
 
 
 def _yaml_11_reading(tag: str, text: str, value) -> str:
