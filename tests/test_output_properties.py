@@ -11,7 +11,7 @@ import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusterlint.engine import FileResult, Skipped
+from clusterlint.engine import FileResult
 from clusterlint.findings import Finding, Related
 from clusterlint.reporters import render
 from clusterlint.run import Report
@@ -40,8 +40,8 @@ def reports(draw) -> Report:
                 rule=draw(st.sampled_from(["NET003", "CON001", "CST002", "SPEC002"])), message=draw(text), name="rule-name",
                 severity=draw(st.sampled_from(["error", "warning", "info"])), evidence=tuple(draw(st.lists(text, max_size=2))),
                 length=draw(st.integers(0, 5)), fingerprint="f" * 24, related=tuple(related)))
-        skipped = [Skipped("NET004", draw(text), file)] if draw(st.booleans()) else []
-        results.append(FileResult(file, lines, findings=findings, skipped=skipped))
+        skips = {("NET004", draw(text)): None} if draw(st.booleans()) else {}
+        results.append(FileResult(file, lines, findings=findings, skips=skips))
     return Report(results=results, show_skipped=draw(st.booleans()), show_suppressed=True)
 
 

@@ -44,7 +44,7 @@ class JsonlStream(Stream):
             "file": result.file, "findings": len(result.findings), "listed": len(shown), **counts,
             "suppressed": len(result.suppressed),
             "not_listed": [{"rule": rule, "count": n} for (_, rule), n in sorted(more.items())],
-            "skipped": [{"rule": s.rule, "reason": s.reason} for s in result.skipped], "score": card,
+            "skipped": [{"rule": rule, "reason": reason} for rule, reason in result.skips], "score": card,
         }))
         return [((result.file, self.files, i), line) for i, line in enumerate(lines)]
 

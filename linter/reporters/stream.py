@@ -58,7 +58,7 @@ class Stream:
         for key, n in more.items():
             self.more[key] = self.more.get(key, 0) + n
         self.suppressed += len(result.suppressed)
-        self.skipped = self.skipped or bool(result.skipped)
+        self.skipped = self.skipped or bool(result.skips)
         self.failed = self.failed or failed(result)
         self.pending += self.part(result, index, shown, more)
         if last and (self.late is None or result.file < self.late):

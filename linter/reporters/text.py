@@ -132,18 +132,18 @@ def render(report, color: bool = False) -> str:
 
 def _skipped(result) -> list[str]:
     """The rules that did not run on a file and why (--show-skipped)."""
-    if not result.skipped:
+    if not result.skips:
         return []
     by_reason = defaultdict(set)
-    for s in result.skipped:
-        by_reason[s.reason].add(s.rule)
-    lines = ["", f"Skipped in {terminal(result.file)} ({_plural(len({s.rule for s in result.skipped}), 'rule')}, not run, so not passed):"]
+    for rule, reason in result.skips:
+        by_reason[reason].add(rule)
+    lines = ["", f"Skipped in {terminal(result.file)} ({_plural(len({rule for rule, _ in result.skips}), 'rule')}, not run, so not passed):"]
     return lines + [f"  {', '.join(sorted(ids))}: {terminal(reason)}" for reason, ids in sorted(by_reason.items())]
 
 
 def _scorecard(result, color: bool) -> str:
     card = scorecard(result.findings, result.not_reviewed())
-    skipped = len({s.rule for s in result.skipped})
+    skipped = len({rule for rule, _ in result.skips})
     note = f"; {skipped} skipped" if skipped else ""
     if card["score"] is None:
         return f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})"
