@@ -39,7 +39,7 @@ class ParamError(Exception):
         self.param = param
 
 
-@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
+@dataclass(unsafe_hash=True, slots=True)  # not frozen, as findings.Finding
 class Hit:
     """What a check yields: a place (document kind + spec path) and a message."""
 
