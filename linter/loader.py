@@ -25,6 +25,22 @@ def display(path: str) -> str:
     """A file name as the user sees it: relative to the working directory, unless it lies outside."""
     import os
 
+    if os.sep == "/" and path and not path.startswith("//") and os.path.normpath(path) == path:
+        # written plainly already (most names): what relpath would say, without its splitting and joining
+        if not path.startswith("/"):
+            if not path.startswith(".."):
+                return path
+        else:
+            cwd = os.getcwd()
+            if cwd == "/":
+                relative = path[1:] or "."
+            elif path == cwd:
+                relative = "."
+            elif path.startswith(cwd + "/"):
+                relative = path[len(cwd) + 1 :]
+            else:
+                return path  # outside the working directory
+            return path if relative.startswith("..") else relative
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 
@@ -583,7 +599,8 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(fd).st_mode
+        status = os.fstat(fd)
+        mode = status.st_mode
         if not stat.S_ISREG(mode):
             kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
                     else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
@@ -591,13 +608,15 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks, left = [], limit + 1
+        want = min(left, status.st_size + 1)  # the whole file in one read, unless it grows meanwhile
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+            chunk = os.read(fd, want)
             chunks.append(chunk)
             left -= len(chunk)
-        return b"".join(chunks)
+            if len(chunk) < want:  # a regular file reads short only at its end
+                break
+            want = min(left, 1 << 20)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 

@@ -51,8 +51,9 @@ class Report:
         """Real path -> what it was read as: the files an output must not overwrite. Worked out when
         asked (an output file is named), not for every file read."""
         real: dict = {}
+        folders: dict = {}  # a folder's real path, worked out once for all the files in it
         for name, what in self.read.items():
-            real.setdefault(os.path.realpath(name), what)
+            real.setdefault(_realpath(name, folders), what)
         return real
 
     @property
@@ -73,6 +74,18 @@ class Report:
     def failed(self) -> bool:
         """Exit 1: some file failed (see `failed`)."""
         return any(failed(r) for r in self.results)
+
+
+def _realpath(name: str, folders: dict) -> str:
+    """os.path.realpath(name), with the real path of its folder taken from `folders` (and kept
+    there): a name that is not a link is its folder's real path and its own name. A name with a
+    `..` in it goes to realpath whole (after a link, `..` is the link target's parent)."""
+    if ".." in name.split(os.sep) or os.path.islink(name):
+        return os.path.realpath(name)
+    folder, base = os.path.split(os.path.abspath(name))
+    if folder not in folders:
+        folders[folder] = os.path.realpath(folder)
+    return os.path.join(folders[folder], base)
 
 
 def failed(result: FileResult) -> bool:
@@ -135,11 +148,12 @@ class _Excluder:
     def within(self, root: str):
         """The test for the names in folder `root`: skip(name, is_dir)."""
         from_base = os.path.relpath(os.path.abspath(root), self.base)
+        from_top = os.path.relpath(root, self.top)
 
         def skip(name: str, is_dir: bool) -> bool:
             relative = name if from_base == "." else f"{from_base}{os.sep}{name}"
             if relative.startswith(".."):
-                relative = os.path.relpath(os.path.join(root, name), self.top)
+                relative = name if from_top == "." else f"{from_top}{os.sep}{name}"
             relative = relative.replace(os.sep, "/")
             for pattern, folders_only, anchored in self.patterns:
                 if folders_only and not is_dir:

@@ -161,3 +161,25 @@ def test_values_keys_and_problems_keep_their_places_on_every_path_of_the_reader(
     assert doc.positions[("a", "d", 1)] == (5, 13) and doc.positions[("a", "d", 2)] == (5, 13)  # the alias: where its anchor is written
     assert doc.positions[("a", "e", "f")] == (6, 15)
     assert [(p.rule, p.line, p.column) for p in loaded.problems] == [("SPEC001", 5, 13), ("SPEC001", 5, 13)]  # 010, and its alias's replay
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", ".", "..", "", ".c", "..d", "q.yaml"]), min_size=1, max_size=5), st.booleans(), st.booleans())
+def test_display_says_what_relpath_says(tmp_path_factory, parts, absolute, at_root):
+    """A name as shown: relative to the working directory when inside it, else as given (os.path.relpath's reading)."""
+    import os
+
+    from clusterlint.loader import display
+
+    folder = "/" if at_root else str(tmp_path_factory.getbasetemp() / "display" / "a")
+    os.makedirs(folder, exist_ok=True)
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        inside = os.path.join(folder, *parts) if absolute else os.path.join(*parts)
+        for name in {inside, "/".join(parts), "/" + "/".join(parts), os.path.normpath(inside), folder}:
+            if name:
+                relative = os.path.relpath(name)
+                assert display(name) == (name if relative.startswith("..") else relative), name
+    finally:
+        os.chdir(here)
