@@ -360,41 +360,46 @@ class _Reader:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
         return self._mapping(path, depth + 1)
 
-    def _plain(self, event, path: Path):
-        """The value of a scalar event with no anchor and no tag (most of a file), placed at `path`
-        unless that is placed already; None for `path` leaves it unplaced (a key)."""
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
-        if path is not None:
-            positions = self.doc.positions
-            if path not in positions:
-                mark = event.start_mark
-                positions[path] = (mark.line + 1, mark.column + 1)
-        if event.style:  # quoted or a block scalar: text, whatever it says
-            return event.value
-        value, refused, ambiguous = _plain_scalar(event.value)
+    def _spent(self, event) -> None:
+        """The file's node budget (MAX_NODES) ran out at `event`."""
+        raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
+
+    def _unusual(self, event, value, refused: str, ambiguous: str):
+        """A plain scalar that is refused (raised) or ambiguous (a SPEC001 problem): its value."""
         if refused:
             raise _Abort(refused, event)
-        if ambiguous:
-            self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
+        self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
         return value
+
+    # The two loops below read a plain or quoted scalar with no anchor and no tag (most of a file)
+    # inline: its value is its text, or for a plain one `_plain_scalar`'s reading of it, placed
+    # where it is written unless its path is placed already. Anything else goes through `read`.
 
     def _sequence(self, path: Path, depth: int) -> list:
         """The items of a sequence whose start event was read; `depth` is theirs."""
         items: list = []
+        positions = self.doc.positions
         while (kind := type(item := self.next_event())) is not SequenceEndEvent:
             at = path + (len(items),)
-            if kind is ScalarEvent and item.anchor is None and item.tag is None:
-                items.append(self._plain(item, at))
-            else:
+            if kind is not ScalarEvent or item.anchor is not None or item.tag is not None:
                 items.append(self.read(item, at, depth))
+                continue
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                self._spent(item)
+            mark = item.start_mark
+            positions.setdefault(at, (mark.line + 1, mark.column + 1))
+            if item.style:
+                items.append(item.value)
+                continue
+            value, refused, ambiguous = _plain_scalar(item.value)
+            items.append(self._unusual(item, value, refused, ambiguous) if refused or ambiguous else value)
         return items
 
     def _mapping(self, path: Path, depth: int) -> dict:
         """The entries of a mapping whose start event was read; `depth` is its keys' and values'."""
         result: dict = {}
-        key_positions = self.doc.key_positions
+        positions, key_positions = self.doc.positions, self.doc.key_positions
         while (kind := type(key_event := self.next_event())) is not MappingEndEvent:
             if kind is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
                 value_event = self.next_event()
@@ -406,7 +411,15 @@ class _Reader:
                         result.setdefault(k, v)
                 continue
             if kind is ScalarEvent and key_event.anchor is None and key_event.tag is None:
-                key = self._plain(key_event, None)
+                self.nodes += 1
+                if self.nodes > MAX_NODES:
+                    self._spent(key_event)
+                if key_event.style:
+                    key = key_event.value
+                else:
+                    key, refused, ambiguous = _plain_scalar(key_event.value)
+                    if refused or ambiguous:
+                        key = self._unusual(key_event, key, refused, ambiguous)
             else:
                 key = self.read(key_event, path + ("<key>",), depth)
                 if not isinstance(key, (str, int, float, bool)) and key is not None:
@@ -421,10 +434,19 @@ class _Reader:
                 continue
             key_positions[at] = mark.line + 1, mark.column + 1
             value_event = self.next_event()
-            if type(value_event) is ScalarEvent and value_event.anchor is None and value_event.tag is None:
-                result[key] = self._plain(value_event, at)
-            else:
+            if type(value_event) is not ScalarEvent or value_event.anchor is not None or value_event.tag is not None:
                 result[key] = self.read(value_event, at, depth)
+                continue
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                self._spent(value_event)
+            mark = value_event.start_mark
+            positions.setdefault(at, (mark.line + 1, mark.column + 1))
+            if value_event.style:
+                result[key] = value_event.value
+                continue
+            value, refused, ambiguous = _plain_scalar(value_event.value)
+            result[key] = self._unusual(value_event, value, refused, ambiguous) if refused or ambiguous else value
         return result
 
     def _pass_over(self, event) -> None:
