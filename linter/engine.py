@@ -14,6 +14,7 @@ from . import catalog
 from .findings import Finding, Related, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem, display
 from .registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
+from .rule_selection import ALWAYS_ON
 from .scoring import finding_score
 from .sentences import sentence_at
 
@@ -128,8 +129,6 @@ class FileResult:
     def not_reviewed(self) -> str:
         """Why this file was not reviewed ("" when it was): its first finding of a rule that means
         a document was not read, or a shared document it depends on that was not."""
-        from .rule_selection import ALWAYS_ON
-
         first = min((f for f in self.findings if f.rule in ALWAYS_ON), default=None)
         if first is not None:
             return f"{first.file}:{first.line}:{first.column}: {first.rule} {first.message}"

@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
+from .findings import RANK
 from .loader import Problem, display, load_bytes, read_file, read_stream
 from .prose import is_prose
 from .scoring import scorecard
@@ -90,10 +91,12 @@ def _realpath(name: str, folders: dict) -> str:
 
 def failed(result: FileResult) -> bool:
     """A finding at or above the file's fail-on, or a review below its min-score."""
-    from .config import DEFAULTS
-    from .findings import RANK
+    if result.settings:
+        values = result.settings.values
+    else:
+        from .config import DEFAULTS
 
-    values = result.settings.values if result.settings else DEFAULTS
+        values = DEFAULTS
     if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in result.findings):
         return True
     return values["min-score"] is not None and bool(result.not_reviewed() or scorecard(result.findings)["score"] < values["min-score"])

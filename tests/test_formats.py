@@ -189,3 +189,20 @@ def test_init_starters_pass_together(tmp_path):
         run_cli("init", "--kind", kind, str(tmp_path / f"{kind.lower()}.yaml"))
     report = check_json(str(tmp_path / "cluster.yaml"), "--workload", str(tmp_path / "workload.yaml"), "--contract", str(tmp_path / "contract.yaml"))
     assert report["summary"]["error"] == report["summary"]["warning"] == 0
+
+
+def test_terminal_escapes_every_control_character_and_leaves_the_rest_alone():
+    """terminal() skips its regex for printable text: every character the regex escapes must be
+    one that str.isprintable() refuses, so the shortcut can never let one through."""
+    from clusterlint.reporters.escape import terminal, terminal_line
+
+    for code in [*range(0x3000), *range(0xfe00, 0x10000), 0x1f600, 0xe0001]:
+        char = chr(code)
+        text = f"a{char}b"
+        escaped = code < 0x20 or 0x7f <= code <= 0x9f or code in (0x2028, 0x2029) or 0x202a <= code <= 0x202e or 0x2066 <= code <= 0x2069
+        if escaped:
+            visible = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            assert terminal(text) == f"a{visible}b"
+            assert terminal_line(text) == ("a b" if char == "\t" else "a\ufffdb")
+        else:
+            assert terminal(text) == text and terminal_line(text) == text, hex(code)

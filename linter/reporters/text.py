@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..scoring import SCORED_AREAS, scorecard
+from ..scoring import scorecard
 from . import more_line, stream
 from .escape import terminal, terminal_line
 from .stream import Stream
@@ -15,12 +15,12 @@ _WORD = r"(?:[^\s#,}\]:]|:(?=\S))+"
 _TOKEN = re.compile(rf"{_WORD}(?: {_WORD})*")  # a scalar as written: `80GB`, `2.10 USD`, a key up to its colon
 
 
-def _style(text: str, color: bool, **kw) -> str:
+def _style(text: str, color: bool, fg: str | None = None, bold: bool | None = None) -> str:
     if not color:
         return text
     import click
 
-    return click.style(text, **kw)
+    return click.style(text, fg=fg, bold=bold)
 
 
 def _plural(n: int, word: str) -> str:
@@ -148,5 +148,5 @@ def _scorecard(result, color: bool) -> str:
     if card["score"] is None:
         return f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})"
     grade = _style(card["grade"], color, bold=True, fg="green" if card["score"] >= 80 else "red" if card["score"] < 60 else "yellow")
-    areas = " ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "all areas 100"
+    areas = " ".join(f"{a} {sub:g}" for a, sub in card["areas"].items() if sub < 100) or "all areas 100"
     return f"  {terminal(result.file)}: {card['score']:g}/100 {grade}  ({areas}{note})"
