@@ -10,6 +10,7 @@ from xml.etree import ElementTree as ET
 
 import jsonschema
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from clusterlint.registry import builtin_rules
 
@@ -206,3 +207,17 @@ def test_terminal_escapes_every_control_character_and_leaves_the_rest_alone():
             assert terminal_line(text) == ("a b" if char == "\t" else "a\ufffdb")
         else:
             assert terminal(text) == text and terminal_line(text) == text, hex(code)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _JSON, max_size=6))
+def test_a_json_lines_line_is_what_json_dumps_writes(fields):
+    """The JSON Lines encoder (the C encoder made once) writes what json.dumps does, NaN and all."""
+    from clusterlint.reporters.jsonl import _line
+
+    assert _line("finding", fields) == json.dumps({"type": "finding", **fields}, ensure_ascii=False) + "\n"
