@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 
 SEVERITIES = ("error", "warning", "info")
 RANK = {"error": 3, "warning": 2, "info": 1, "never": 99}
@@ -53,6 +54,11 @@ class Finding:
             "fingerprint": self.fingerprint,
             **({"related": [r.as_json() for r in self.related]} if self.related else {}),
         }
+
+
+# The fields a Finding's order compares, in its order: sorted(findings, key=ORDER) is sorted(findings),
+# with one tuple made per finding instead of two per comparison.
+ORDER = attrgetter("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path")
 
 
 @dataclass(unsafe_hash=True, slots=True)  # not frozen, as Finding

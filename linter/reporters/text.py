@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from ..findings import ORDER
 from ..scoring import scorecard
 from . import more_line, stream
 from .escape import terminal, terminal_line
@@ -82,7 +83,7 @@ class TextStream(Stream):
             out.extend(f"  = {terminal(note)}" for note in f.evidence)
             out.extend(f"  = with {terminal(r.message)} at {terminal(location(r))}" for r in f.related)
             out.append("")
-            parts.append(((f.file, f), _lines(out)))
+            parts.append(((f.file, ORDER(f)), _lines(out)))
         if self.show_suppressed:
             for s in result.suppressed:
                 how = f"ignored on line {s.line}" if s.kind == "inSource" else "baseline"
