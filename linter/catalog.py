@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from . import units
@@ -30,11 +30,18 @@ class AcceleratorFacts:
     single_provider: str | None
     sources: dict  # compute | memory | intra_node | availability -> URL
     from_spec: frozenset = frozenset()  # figures the pool's spec gave: memory, memory_bandwidth, scale_up_domain, tflops.DTYPE
+    cited: dict = field(default_factory=dict, init=False, compare=False, repr=False)  # (what, dtype) -> cite's answer
 
     def cite(self, what: str, dtype: str | None = None) -> str:
         """Where figures came from: "spec" or the catalog's source. `what` is a group (compute,
         memory, intra_node, availability) or one figure (memory_bandwidth, scale_up_domain);
-        `dtype` narrows compute to one dtype's TFLOPS."""
+        `dtype` narrows compute to one dtype's TFLOPS. Worked out once per facts, question and dtype."""
+        key = (what, dtype)
+        if key not in self.cited:
+            self.cited[key] = self._cite(what, dtype)
+        return self.cited[key]
+
+    def _cite(self, what: str, dtype: str | None) -> str:
         if what == "compute":
             spec = {f.split(".")[1] for f in self.from_spec if f.startswith("tflops.")}
             catalog = {d for d, v in self.tflops.items() if v is not None} - spec

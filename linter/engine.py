@@ -14,6 +14,7 @@ from . import catalog
 from .findings import Finding, Related, dotted, fingerprint
 from .loader import Document, LoadedFile, Problem, display
 from .registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
+from .rule_selection import ALWAYS_ON
 from .scoring import finding_score
 from .sentences import sentence_at
 
@@ -39,7 +40,7 @@ class ParamError(Exception):
         self.param = param
 
 
-@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
+@dataclass(unsafe_hash=True, slots=True)  # not frozen, as findings.Finding
 class Hit:
     """What a check yields: a place (document kind + spec path) and a message."""
 
@@ -118,8 +119,7 @@ class FileResult:
     file: str
     lines: list
     findings: list = field(default_factory=list)
-    skipped: list = field(default_factory=list)
-    skip_reasons: set = field(default_factory=set, repr=False)  # (rule, reason) of each of `skipped`, said once
+    skips: dict = field(default_factory=dict)  # (rule id, reason) -> None: each rule that did not run and why, once, in rule order
     pages: list | None = None  # a PDF's lines page by page
     reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
     suppressed: list = field(default_factory=list)  # Suppressed findings (inline or baseline), not counted
@@ -129,20 +129,25 @@ class FileResult:
     def not_reviewed(self) -> str:
         """Why this file was not reviewed ("" when it was): its first finding of a rule that means
         a document was not read, or a shared document it depends on that was not."""
-        from .rule_selection import ALWAYS_ON
-
         first = min((f for f in self.findings if f.rule in ALWAYS_ON), default=None)
         if first is not None:
             return f"{first.file}:{first.line}:{first.column}: {first.rule} {first.message}"
         return self.blocked
     settings: object = None  # the configuration that applied (fail-on, min-score)
 
+    @property
+    def skipped(self) -> list[Skipped]:
+        """The rules that did not run on this file, with why (`skips` as Skipped records)."""
+        return [Skipped(rule, reason, self.file) for rule, reason in self.skips]
+
 
 def new_finding(rule: Rule, doc_file: str, line: int, col: int, path, message: str, severity: str | None = None, evidence=(),
-             page=0, length=0, identity: tuple | None = None, related: tuple = ()) -> Finding:
-    """`identity` is (where, offending value) for the fingerprint; by default the path and the message."""
+             page=0, length=0, identity: tuple | None = None, related: tuple = (), where: str | None = None) -> Finding:
+    """`identity` is (where, offending value) for the fingerprint; by default the path and the message.
+    `where` is `dotted(path)` when the caller has it already."""
     severity = rule.forced_severity or severity or rule.severity
-    where = dotted(path)
+    if where is None:
+        where = dotted(path)
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
         score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
@@ -207,9 +212,10 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
         result.reviews.append(review)
         review.evidence = evidence
         review.config = config or {}
-        for rule, reason in plan:
-            if reason:
-                _skip(result, rule, reason)
+        skips = result.skips
+        for rule, skip in plan:
+            if skip:
+                skips.setdefault(skip)
                 continue
             hits = []
             try:
@@ -237,9 +243,9 @@ _PLANS: dict = {}  # id(rules) -> (rules, {(kinds, evidence given, invalid): pla
 
 
 def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> tuple[list, object]:
-    """What `run_rules` does with each rule, in order, on a review of `kinds`: (rule, "") runs it,
-    (rule, reason) skips it; and the sizing Assumptions under `rules`. Worked out once per rule set
-    and kinds, not per file."""
+    """What `run_rules` does with each rule, in order, on a review of `kinds`: (rule, None) runs it,
+    (rule, (rule id, reason)) skips it; and the sizing Assumptions under `rules`. Worked out once per
+    rule set and kinds, not per file."""
     held, plans = _PLANS.get(id(rules), (None, None))
     if held is not rules:
         if len(_PLANS) >= 16:
@@ -260,7 +266,7 @@ def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> 
                 reason = f"needs {' and '.join(missing)} document{'s' if len(missing) > 1 else ''}"
                 if invalid:
                     reason += " (invalid documents are not reviewed)"
-            plan.append((rule, reason))
+            plan.append((rule, (rule.id, reason) if reason else None))
         plans[key] = plan, Assumptions.from_rules(rules)
     return plans[key]
 
@@ -277,17 +283,18 @@ def _record(result: FileResult, rule: Rule, review: Review, hit: Hit) -> None:
     line, col = doc.locate(hit.path, key=hit.key, offset=hit.offset)
     page = doc.page(hit.path, hit.offset)
     value = doc.value(hit.path)
+    where = dotted(hit.path)
     if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
         identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
     else:
-        identity = (dotted(hit.path), hit.message if value is None else value)
+        identity = (where, hit.message if value is None else value)
     args = (hit.path, hit.message, hit.severity, hit.evidence)
     if doc.file == result.file:
-        result.findings.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity))
+        result.findings.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity, where=where))
         return
     own = next((review.docs[k] for k in rule.needs if review.docs[k].file == result.file), None)
     if own is None:
-        result.elsewhere.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity))
+        result.elsewhere.append(new_finding(rule, doc.file, line, col, *args, page, hit.length, identity, where=where))
         return
     anchor = ("metadata", "name")
     at_line, at_col = own.locate(anchor)
@@ -307,6 +314,4 @@ def _blame(rule: Rule, exc: Exception) -> str:
 
 
 def _skip(result: FileResult, rule: Rule, reason: str) -> None:
-    if (rule.id, reason) not in result.skip_reasons:
-        result.skip_reasons.add((rule.id, reason))
-        result.skipped.append(Skipped(rule.id, reason, result.file))
+    result.skips.setdefault((rule.id, reason))

@@ -25,6 +25,22 @@ def display(path: str) -> str:
     """A file name as the user sees it: relative to the working directory, unless it lies outside."""
     import os
 
+    if os.sep == "/" and path and not path.startswith("//") and os.path.normpath(path) == path:
+        # written plainly already (most names): what relpath would say, without its splitting and joining
+        if not path.startswith("/"):
+            if not path.startswith(".."):
+                return path
+        else:
+            cwd = os.getcwd()
+            if cwd == "/":
+                relative = path[1:] or "."
+            elif path == cwd:
+                relative = "."
+            elif path.startswith(cwd + "/"):
+                relative = path[len(cwd) + 1 :]
+            else:
+                return path  # outside the working directory
+            return path if relative.startswith("..") else relative
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 
@@ -319,8 +335,8 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
         kind = type(event)
-        positions = self.doc.positions
         if kind is ScalarEvent:
+            positions = self.doc.positions
             if path not in positions:
                 mark = event.start_mark
                 positions[path] = (mark.line + 1, mark.column + 1)
@@ -332,34 +348,82 @@ class _Reader:
             return value
         if depth >= MAX_DEPTH:  # the 65th collection, counting the outermost
             raise _TooDeep(event.start_mark)
-        key_positions = self.doc.key_positions
+        positions = self.doc.positions
         if path not in positions:
-            positions[path] = key_positions.get(path) or _pos(event)
+            positions[path] = self.doc.key_positions.get(path) or _pos(event)
         tag = event.tag
         if kind is SequenceStartEvent:
             if tag is not None and tag != "!" and tag != _SEQ:
                 raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
-            items: list = []
-            while type(item := self.next_event()) is not SequenceEndEvent:
-                items.append(self.read(item, path + (len(items),), depth + 1))
-            return items
+            return self._sequence(path, depth + 1)
         if tag is not None and tag != "!" and tag != _MAP:
             raise _Abort(f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", event)
+        return self._mapping(path, depth + 1)
+
+    def _spent(self, event) -> None:
+        """The file's node budget (MAX_NODES) ran out at `event`."""
+        raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
+
+    def _unusual(self, event, value, refused: str, ambiguous: str):
+        """A plain scalar that is refused (raised) or ambiguous (a SPEC001 problem): its value."""
+        if refused:
+            raise _Abort(refused, event)
+        self.problems.append(Problem("SPEC001", ambiguous, *_pos(event)))
+        return value
+
+    # The two loops below read a plain or quoted scalar with no anchor and no tag (most of a file)
+    # inline: its value is its text, or for a plain one `_plain_scalar`'s reading of it, placed
+    # where it is written unless its path is placed already. Anything else goes through `read`.
+
+    def _sequence(self, path: Path, depth: int) -> list:
+        """The items of a sequence whose start event was read; `depth` is theirs."""
+        items: list = []
+        positions = self.doc.positions
+        while (kind := type(item := self.next_event())) is not SequenceEndEvent:
+            at = path + (len(items),)
+            if kind is not ScalarEvent or item.anchor is not None or item.tag is not None:
+                items.append(self.read(item, at, depth))
+                continue
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                self._spent(item)
+            mark = item.start_mark
+            positions.setdefault(at, (mark.line + 1, mark.column + 1))
+            if item.style:
+                items.append(item.value)
+                continue
+            value, refused, ambiguous = _plain_scalar(item.value)
+            items.append(self._unusual(item, value, refused, ambiguous) if refused or ambiguous else value)
+        return items
+
+    def _mapping(self, path: Path, depth: int) -> dict:
+        """The entries of a mapping whose start event was read; `depth` is its keys' and values'."""
         result: dict = {}
-        key_path = path + ("<key>",)
-        while type(key_event := self.next_event()) is not MappingEndEvent:
-            if type(key_event) is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
+        positions, key_positions = self.doc.positions, self.doc.key_positions
+        while (kind := type(key_event := self.next_event())) is not MappingEndEvent:
+            if kind is ScalarEvent and key_event.value == "<<" and _tag(key_event.tag, key_event.implicit[0], "<<") == _MERGE:
                 value_event = self.next_event()
-                merged = self.read(value_event, path, depth + 1)
+                merged = self.read(value_event, path, depth)
                 for source in merged if isinstance(merged, list) else [merged]:
                     if not isinstance(source, dict):
                         raise _Abort("a merge key (<<) must name a mapping", value_event)
                     for k, v in source.items():
                         result.setdefault(k, v)
                 continue
-            key = self.read(key_event, key_path, depth + 1)
-            if not isinstance(key, (str, int, float, bool)) and key is not None:
-                raise _Abort("a mapping key must be a plain scalar", key_event)
+            if kind is ScalarEvent and key_event.anchor is None and key_event.tag is None:
+                self.nodes += 1
+                if self.nodes > MAX_NODES:
+                    self._spent(key_event)
+                if key_event.style:
+                    key = key_event.value
+                else:
+                    key, refused, ambiguous = _plain_scalar(key_event.value)
+                    if refused or ambiguous:
+                        key = self._unusual(key_event, key, refused, ambiguous)
+            else:
+                key = self.read(key_event, path + ("<key>",), depth)
+                if not isinstance(key, (str, int, float, bool)) and key is not None:
+                    raise _Abort("a mapping key must be a plain scalar", key_event)
             at = path + (key,)
             mark = key_event.start_mark
             if key in result:
@@ -369,7 +433,20 @@ class _Reader:
                 self._pass_over(self.next_event())
                 continue
             key_positions[at] = mark.line + 1, mark.column + 1
-            result[key] = self.read(self.next_event(), at, depth + 1)
+            value_event = self.next_event()
+            if type(value_event) is not ScalarEvent or value_event.anchor is not None or value_event.tag is not None:
+                result[key] = self.read(value_event, at, depth)
+                continue
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                self._spent(value_event)
+            mark = value_event.start_mark
+            positions.setdefault(at, (mark.line + 1, mark.column + 1))
+            if value_event.style:
+                result[key] = value_event.value
+                continue
+            value, refused, ambiguous = _plain_scalar(value_event.value)
+            result[key] = self._unusual(value_event, value, refused, ambiguous) if refused or ambiguous else value
         return result
 
     def _pass_over(self, event) -> None:
@@ -415,6 +492,12 @@ def _scalar(tag: str | None, implicit: bool, plain: bool, text: str) -> tuple:
     if isinstance(value, (datetime.date, datetime.datetime)):
         value = value.isoformat()  # as JSON Schema sees it: a string with format date
     return value, "", ambiguous
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_scalar(text: str) -> tuple:
+    """`_scalar` of a plain scalar with no tag, cached on its text alone (a cheaper key)."""
+    return _scalar.__wrapped__(None, True, True, text)
 
 
 def _yaml_11_reading(tag: str, text: str, value) -> str:
@@ -538,7 +621,8 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(fd).st_mode
+        status = os.fstat(fd)
+        mode = status.st_mode
         if not stat.S_ISREG(mode):
             kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
                     else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
@@ -546,13 +630,15 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks, left = [], limit + 1
+        want = min(left, status.st_size + 1)  # the whole file in one read, unless it grows meanwhile
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+            chunk = os.read(fd, want)
             chunks.append(chunk)
             left -= len(chunk)
-        return b"".join(chunks)
+            if len(chunk) < want:  # a regular file reads short only at its end
+                break
+            want = min(left, 1 << 20)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 

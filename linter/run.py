@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
+from .findings import RANK
 from .loader import Problem, display, load_bytes, read_file, read_stream
 from .prose import is_prose
 from .scoring import scorecard
@@ -51,8 +52,9 @@ class Report:
         """Real path -> what it was read as: the files an output must not overwrite. Worked out when
         asked (an output file is named), not for every file read."""
         real: dict = {}
+        folders: dict = {}  # a folder's real path, worked out once for all the files in it
         for name, what in self.read.items():
-            real.setdefault(os.path.realpath(name), what)
+            real.setdefault(_realpath(name, folders), what)
         return real
 
     @property
@@ -75,12 +77,26 @@ class Report:
         return any(failed(r) for r in self.results)
 
 
+def _realpath(name: str, folders: dict) -> str:
+    """os.path.realpath(name), with the real path of its folder taken from `folders` (and kept
+    there): a name that is not a link is its folder's real path and its own name. A name with a
+    `..` in it goes to realpath whole (after a link, `..` is the link target's parent)."""
+    if ".." in name.split(os.sep) or os.path.islink(name):
+        return os.path.realpath(name)
+    folder, base = os.path.split(os.path.abspath(name))
+    if folder not in folders:
+        folders[folder] = os.path.realpath(folder)
+    return os.path.join(folders[folder], base)
+
+
 def failed(result: FileResult) -> bool:
     """A finding at or above the file's fail-on, or a review below its min-score."""
-    from .config import DEFAULTS
-    from .findings import RANK
+    if result.settings:
+        values = result.settings.values
+    else:
+        from .config import DEFAULTS
 
-    values = result.settings.values if result.settings else DEFAULTS
+        values = DEFAULTS
     if any(RANK[f.severity] >= RANK[values["fail-on"]] for f in result.findings):
         return True
     return values["min-score"] is not None and bool(result.not_reviewed() or scorecard(result.findings)["score"] < values["min-score"])
@@ -135,11 +151,12 @@ class _Excluder:
     def within(self, root: str):
         """The test for the names in folder `root`: skip(name, is_dir)."""
         from_base = os.path.relpath(os.path.abspath(root), self.base)
+        from_top = os.path.relpath(root, self.top)
 
         def skip(name: str, is_dir: bool) -> bool:
             relative = name if from_base == "." else f"{from_base}{os.sep}{name}"
             if relative.startswith(".."):
-                relative = os.path.relpath(os.path.join(root, name), self.top)
+                relative = name if from_top == "." else f"{from_top}{os.sep}{name}"
             relative = relative.replace(os.sep, "/")
             for pattern, folders_only, anchored in self.patterns:
                 if folders_only and not is_dir:

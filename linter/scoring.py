@@ -28,6 +28,9 @@ def area_of(rule_id: str) -> str:
     return rule_id.rstrip("0123456789")
 
 
+_UNTOUCHED = dict.fromkeys(SCORED_AREAS, 100.0)  # every area's subscore before any finding
+
+
 def scorecard(findings, not_reviewed: str = "") -> dict:
     """Score, grade and per-area subscores of one review's findings; without a score or grade (None)
     and with the reason when it was `not_reviewed`."""
@@ -35,10 +38,12 @@ def scorecard(findings, not_reviewed: str = "") -> dict:
     if not_reviewed:
         return {"score": None, "grade": None, "not_reviewed": not_reviewed, "points": round(points, 2), "areas": {}}
     score = round(max(0.0, 100.0 - points), 2)
-    lost = dict.fromkeys(SCORED_AREAS, 0)
+    lost: dict = {}
     for f in findings:
         area = area_of(f.rule)
-        if area in lost:
-            lost[area] += f.score
-    areas = {area: round(max(0.0, 100.0 - points), 2) for area, points in lost.items()}
+        if area in _UNTOUCHED:
+            lost[area] = lost.get(area, 0) + f.score
+    areas = dict(_UNTOUCHED)  # in SCORED_AREAS order; only the areas with findings are worked out
+    for area, spent in lost.items():
+        areas[area] = round(max(0.0, 100.0 - spent), 2)
     return {"score": score, "grade": grade(score), "points": round(points, 2), "areas": areas}

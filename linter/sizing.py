@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import units
 from .engine import Skip
@@ -39,6 +40,7 @@ def ceil(x: float) -> int:
     return math.ceil(x - 1e-9)
 
 
+@lru_cache(maxsize=4096)  # the figures a message quotes repeat from file to file; 1, 1.0 and -0.0 read the same here
 def fmt(value: float) -> str:
     """A number for a message: integers plainly, others to 4 significant figures (1 decimal from 1,000)."""
     if float(value).is_integer() and abs(value) < 1e15:

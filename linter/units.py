@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 
@@ -164,6 +165,12 @@ def _trim(number: float) -> str:
 
 def human(value: float, kind: str) -> str:
     """Format a base-unit value for messages, in the unit people quote it in."""
+    if value:  # 0.0 and -0.0 read differently but are one key of a cache
+        return _cached_human(value, kind)
+    return _human(value, kind)
+
+
+def _human(value: float, kind: str) -> str:
     if kind == "size":
         for unit in ("PB", "TB", "GB", "MB", "KB"):
             if value >= SIZE_UNITS[unit]:
@@ -192,3 +199,6 @@ def human(value: float, kind: str) -> str:
     if kind == "percent":
         return f"{_trim(value * 100)}%"
     raise ValueError(f"no human format for kind {kind!r}")
+
+
+_cached_human = lru_cache(maxsize=4096)(_human)  # the figures a message quotes repeat from file to file

@@ -10,6 +10,7 @@ from xml.etree import ElementTree as ET
 
 import jsonschema
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from clusterlint.registry import builtin_rules
 
@@ -189,3 +190,34 @@ def test_init_starters_pass_together(tmp_path):
         run_cli("init", "--kind", kind, str(tmp_path / f"{kind.lower()}.yaml"))
     report = check_json(str(tmp_path / "cluster.yaml"), "--workload", str(tmp_path / "workload.yaml"), "--contract", str(tmp_path / "contract.yaml"))
     assert report["summary"]["error"] == report["summary"]["warning"] == 0
+
+
+def test_terminal_escapes_every_control_character_and_leaves_the_rest_alone():
+    """terminal() skips its regex for printable text: every character the regex escapes must be
+    one that str.isprintable() refuses, so the shortcut can never let one through."""
+    from clusterlint.reporters.escape import terminal, terminal_line
+
+    for code in [*range(0x3000), *range(0xfe00, 0x10000), 0x1f600, 0xe0001]:
+        char = chr(code)
+        text = f"a{char}b"
+        escaped = code < 0x20 or 0x7f <= code <= 0x9f or code in (0x2028, 0x2029) or 0x202a <= code <= 0x202e or 0x2066 <= code <= 0x2069
+        if escaped:
+            visible = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+            assert terminal(text) == f"a{visible}b"
+            assert terminal_line(text) == ("a b" if char == "\t" else "a\ufffdb")
+        else:
+            assert terminal(text) == text and terminal_line(text) == text, hex(code)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _JSON, max_size=6))
+def test_a_json_lines_line_is_what_json_dumps_writes(fields):
+    """The JSON Lines encoder (the C encoder made once) writes what json.dumps does, NaN and all."""
+    from clusterlint.reporters.jsonl import _line
+
+    assert _line("finding", fields) == json.dumps({"type": "finding", **fields}, ensure_ascii=False) + "\n"

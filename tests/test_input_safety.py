@@ -153,6 +153,30 @@ def test_outputs_never_overwrite_an_input(tmp_path, monkeypatch, flag, target, w
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
+def test_the_inputs_an_output_must_not_overwrite_are_named_by_their_real_paths(tmp_path, monkeypatch):
+    """Report.inputs keys every file read by its real path, as os.path.realpath gives it, through a
+    linked folder, a linked file and a `..` after a link (whose parent is the link target's)."""
+    from clusterlint.run import Report
+
+    real, elsewhere = tmp_path / "real", tmp_path / "elsewhere" / "deep"
+    real.mkdir()
+    elsewhere.mkdir(parents=True)
+    (real / "quote.yaml").write_text("x")
+    (tmp_path / "folder-link").symlink_to(real)
+    (real / "file-link.yaml").symlink_to(real / "quote.yaml")
+    (real / "up").symlink_to(elsewhere)
+    (tmp_path / "elsewhere" / "other.yaml").write_text("y")
+    monkeypatch.chdir(tmp_path)
+    names = ["real/quote.yaml", "folder-link/quote.yaml", "folder-link/file-link.yaml", "real/up/../other.yaml",
+             str(tmp_path / "folder-link" / "./quote.yaml"), "real//quote.yaml", "missing/new.yaml", "folder-link/missing.yaml"]
+    report = Report(read={name: f"input {i}" for i, name in enumerate(names)})
+    expected: dict = {}
+    for i, name in enumerate(names):
+        expected.setdefault(os.path.realpath(name), f"input {i}")
+    assert report.inputs == expected
+    assert report.inputs[str((tmp_path / "elsewhere" / "other.yaml").resolve())] == "input 3"
+
+
 def test_write_baseline_may_rewrite_the_baseline_in_use(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "quote.yaml").write_text((SPECS / "aws-p5-48xlarge.yaml").read_text())

@@ -148,3 +148,38 @@ def test_a_scalar_written_again_is_reported_again_at_its_own_place():
         assert [(p.message, p.line, p.column) for p in refused.problems] == [
             ("'abc' cannot be read as float: could not convert string to float: 'abc'", 2, 4)]
         assert refused.documents == []
+
+
+def test_values_keys_and_problems_keep_their_places_on_every_path_of_the_reader():
+    text = "a:\n  \"<key>\": 1\n  b: '010'\n  c: !!str 7\n  &k d: [x, &v 010, *v]\n  e: {<<: {f: 1}}\n"
+    loaded = load_text(text, "f.yaml")
+    doc = loaded.documents[0]
+    assert doc.data == {"a": {"<key>": 1, "b": "010", "c": "7", "d": ["x", 10, 10], "e": {"f": 1}}}
+    assert doc.positions[("a", "<key>")] == (2, 12)  # the value's place, not its key's (the key is named "<key>")
+    assert doc.key_positions[("a", "<key>")] == (2, 3)
+    assert doc.positions[("a", "b")] == (3, 6) and doc.positions[("a", "c")] == (4, 6)
+    assert doc.positions[("a", "d", 1)] == (5, 13) and doc.positions[("a", "d", 2)] == (5, 13)  # the alias: where its anchor is written
+    assert doc.positions[("a", "e", "f")] == (6, 15)
+    assert [(p.rule, p.line, p.column) for p in loaded.problems] == [("SPEC001", 5, 13), ("SPEC001", 5, 13)]  # 010, and its alias's replay
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", ".", "..", "", ".c", "..d", "q.yaml"]), min_size=1, max_size=5), st.booleans(), st.booleans())
+def test_display_says_what_relpath_says(tmp_path_factory, parts, absolute, at_root):
+    """A name as shown: relative to the working directory when inside it, else as given (os.path.relpath's reading)."""
+    import os
+
+    from clusterlint.loader import display
+
+    folder = "/" if at_root else str(tmp_path_factory.getbasetemp() / "display" / "a")
+    os.makedirs(folder, exist_ok=True)
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        inside = os.path.join(folder, *parts) if absolute else os.path.join(*parts)
+        for name in {inside, "/".join(parts), "/" + "/".join(parts), os.path.normpath(inside), folder}:
+            if name:
+                relative = os.path.relpath(name)
+                assert display(name) == (name if relative.startswith("..") else relative), name
+    finally:
+        os.chdir(here)

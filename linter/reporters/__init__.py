@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
+from ..findings import ORDER
+
 FORMATS = ("text", "json", "jsonl", "sarif", "github", "markdown", "junit", "html")
 STREAMS = {"text": "TextStream", "github": "GithubStream", "jsonl": "JsonlStream"}  # formats written file by file
 
@@ -36,7 +38,7 @@ def capped(result) -> tuple[list, dict]:
     codes count them all."""
     cap = result.settings.values.get("max-findings-per-rule", MAX_PER_RULE) if result.settings else MAX_PER_RULE
     shown, more, counts = [], {}, {}
-    for f in sorted(result.findings):
+    for f in sorted(result.findings, key=ORDER):
         counts[f.rule] = counts.get(f.rule, 0) + 1
         if cap and counts[f.rule] > cap:
             more[(f.file, f.rule)] = more.get((f.file, f.rule), 0) + 1

@@ -18,13 +18,19 @@ def _visible(char: str) -> str:
 def terminal(text: str) -> str:
     """A message or file name for a terminal: control characters (escape sequences, carriage
     returns, newlines, bidi overrides) written as visible escapes, so they neither act nor hide."""
-    return _CONTROL.sub(lambda m: _visible(m.group(0)), str(text))
+    text = str(text)
+    if text.isprintable():  # no character of _CONTROL is printable: most texts, checked faster than the regex scans
+        return text
+    return _CONTROL.sub(lambda m: _visible(m.group(0)), text)
 
 
 def terminal_line(text: str) -> str:
     """A source line for an excerpt: each control character becomes one visible character, so the
     caret under it still lines up; a tab becomes a space."""
-    return _CONTROL.sub(lambda m: " " if m.group(0) == "\t" else "\ufffd", str(text))
+    text = str(text)
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: " " if m.group(0) == "\t" else "\ufffd", text)
 
 
 def github_data(text: str) -> str:

@@ -18,11 +18,27 @@ from . import stream
 from .stream import COUNTED, Stream
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False)  # one for every line (json.dumps makes one a call for non-default options)
+def _encoder():
+    """JSONEncoder(ensure_ascii=False).encode, less what its iterencode sets up on every call (the C
+    encoder, the circular-reference memo): the C encoder is made once, without the memo (a line is
+    built here from fresh dicts, lists, strings and numbers, never circular). Where the C encoder is
+    missing or takes other arguments, the encoder's own encode."""
+    encoder = json.JSONEncoder(ensure_ascii=False)
+    try:
+        from json.encoder import c_make_encoder, encode_basestring
+
+        once = c_make_encoder(None, encoder.default, encode_basestring, None, encoder.key_separator,
+                              encoder.item_separator, False, False, True)
+    except (ImportError, TypeError):
+        return encoder.encode
+    return lambda value: "".join(once(value, 0))
+
+
+_ENCODE = _encoder()
 
 
 def _line(kind: str, fields: dict) -> str:
-    return _ENCODER.encode({"type": kind, **fields}) + "\n"
+    return _ENCODE({"type": kind, **fields}) + "\n"
 
 
 class JsonlStream(Stream):
@@ -44,7 +60,7 @@ class JsonlStream(Stream):
             "file": result.file, "findings": len(result.findings), "listed": len(shown), **counts,
             "suppressed": len(result.suppressed),
             "not_listed": [{"rule": rule, "count": n} for (_, rule), n in sorted(more.items())],
-            "skipped": [{"rule": s.rule, "reason": s.reason} for s in result.skipped], "score": card,
+            "skipped": [{"rule": rule, "reason": reason} for rule, reason in result.skips], "score": card,
         }))
         return [((result.file, self.files, i), line) for i, line in enumerate(lines)]
 

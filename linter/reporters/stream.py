@@ -47,8 +47,6 @@ class Stream:
     def add(self, result, index: int, last: bool = False) -> None:
         """One file's result; `index` is its place in the report's found order. `last` says that no
         later result has its name (nor a smaller one): its part, and any waiting, can be written."""
-        from ..run import failed
-
         shown, more = capped(result)
         self.files += 1
         for f in result.findings:
@@ -58,8 +56,11 @@ class Stream:
         for key, n in more.items():
             self.more[key] = self.more.get(key, 0) + n
         self.suppressed += len(result.suppressed)
-        self.skipped = self.skipped or bool(result.skipped)
-        self.failed = self.failed or failed(result)
+        self.skipped = self.skipped or bool(result.skips)
+        if not self.failed:
+            from ..run import failed
+
+            self.failed = failed(result)
         self.pending += self.part(result, index, shown, more)
         if last and (self.late is None or result.file < self.late):
             self._flush()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..scoring import SCORED_AREAS, scorecard
+from ..findings import ORDER
+from ..scoring import scorecard
 from . import more_line, stream
 from .escape import terminal, terminal_line
 from .stream import Stream
@@ -15,12 +16,12 @@ _WORD = r"(?:[^\s#,}\]:]|:(?=\S))+"
 _TOKEN = re.compile(rf"{_WORD}(?: {_WORD})*")  # a scalar as written: `80GB`, `2.10 USD`, a key up to its colon
 
 
-def _style(text: str, color: bool, **kw) -> str:
+def _style(text: str, color: bool, fg: str | None = None, bold: bool | None = None) -> str:
     if not color:
         return text
     import click
 
-    return click.style(text, **kw)
+    return click.style(text, fg=fg, bold=bold)
 
 
 def _plural(n: int, word: str) -> str:
@@ -82,7 +83,7 @@ class TextStream(Stream):
             out.extend(f"  = {terminal(note)}" for note in f.evidence)
             out.extend(f"  = with {terminal(r.message)} at {terminal(location(r))}" for r in f.related)
             out.append("")
-            parts.append(((f.file, f), _lines(out)))
+            parts.append(((f.file, ORDER(f)), _lines(out)))
         if self.show_suppressed:
             for s in result.suppressed:
                 how = f"ignored on line {s.line}" if s.kind == "inSource" else "baseline"
@@ -132,21 +133,21 @@ def render(report, color: bool = False) -> str:
 
 def _skipped(result) -> list[str]:
     """The rules that did not run on a file and why (--show-skipped)."""
-    if not result.skipped:
+    if not result.skips:
         return []
     by_reason = defaultdict(set)
-    for s in result.skipped:
-        by_reason[s.reason].add(s.rule)
-    lines = ["", f"Skipped in {terminal(result.file)} ({_plural(len({s.rule for s in result.skipped}), 'rule')}, not run, so not passed):"]
+    for rule, reason in result.skips:
+        by_reason[reason].add(rule)
+    lines = ["", f"Skipped in {terminal(result.file)} ({_plural(len({rule for rule, _ in result.skips}), 'rule')}, not run, so not passed):"]
     return lines + [f"  {', '.join(sorted(ids))}: {terminal(reason)}" for reason, ids in sorted(by_reason.items())]
 
 
 def _scorecard(result, color: bool) -> str:
     card = scorecard(result.findings, result.not_reviewed())
-    skipped = len({s.rule for s in result.skipped})
+    skipped = len({rule for rule, _ in result.skips})
     note = f"; {skipped} skipped" if skipped else ""
     if card["score"] is None:
         return f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})"
     grade = _style(card["grade"], color, bold=True, fg="green" if card["score"] >= 80 else "red" if card["score"] < 60 else "yellow")
-    areas = " ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "all areas 100"
+    areas = " ".join(f"{a} {sub:g}" for a, sub in card["areas"].items() if sub < 100) or "all areas 100"
     return f"  {terminal(result.file)}: {card['score']:g}/100 {grade}  ({areas}{note})"
