@@ -3,7 +3,6 @@ completed or overridden by the figures a node pool's spec gives for its accelera
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -144,6 +143,7 @@ def suggest(model: str, accelerator=None) -> str:
         return ""
     memory = getattr(accelerator, "memory", None) or _memory_in_name(model)
     dense = getattr(accelerator, "dense_tflops", None) or {}
+    import difflib  # only for a model clusterlint does not know
 
     def distance(ident):
         f = load()[ident]

@@ -13,8 +13,6 @@ import re
 
 from .loader import Document, LoadedFile, Problem, decode, too_big
 
-SUFFIXES = (".txt", ".text", ".md", ".markdown", ".pdf")
-
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
 _UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _RULE = re.compile(r"^[ \t]*([-*_=~])(?:[ \t]*\1){2,}[ \t]*$")
@@ -32,10 +30,6 @@ _BOLD_HEADING = re.compile(r"^ {0,3}(\*\*|__)(?P<title>[^*_\s][^*_]{0,150}?)\1[ 
 _SUPPRESSION = re.compile(r"^\s*(?:#|<!--|//)\s*clusterlint:")
 _DEFINITIONS = re.compile(r"\b(definitions?|interpretation|defined terms)\b", re.IGNORECASE)
 _RECITALS = re.compile(r"\b(recitals?|background|preamble|whereas)\b", re.IGNORECASE)
-
-
-def is_prose(path: str) -> bool:
-    return path.lower().endswith(SUFFIXES)
 
 
 def load(data: bytes, file: str) -> LoadedFile:

@@ -8,12 +8,11 @@ import sys
 from dataclasses import dataclass, field
 
 from .engine import FileResult, run_rules, typed_documents
+from .file_kinds import YAML_SUFFIXES, is_prose
 from .findings import RANK
 from .loader import Problem, display, load_bytes, read_file, read_stream
-from .prose import is_prose
 from .scoring import scorecard
 
-YAML_SUFFIXES = (".yaml", ".yml")
 _DIRECTIVE = re.compile(r"clusterlint\s*:")  # what every suppression comment contains
 # apiVersion: clusterlint/..., as YAML or JSON writes it: at a line's start (after a BOM), a `{` or a `,`;
 # quoted or not; `apiVersion :`

@@ -25,8 +25,8 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__, units
 from .findings import Finding
-from .prose import is_prose
-from .run import YAML_SUFFIXES, Options, UsageError, check
+from .file_kinds import YAML_SUFFIXES, is_prose
+from .run import Options, UsageError, check
 
 RULE_DOCS = "https://github.com/clusterlint/clusterlint/blob/main/docs/rules.md#"
 DEBOUNCE = 0.05  # seconds of quiet after a change before linting
