@@ -384,17 +384,21 @@ class _Reader:
             if kind is not ScalarEvent or item.anchor is not None or item.tag is not None:
                 items.append(self.read(item, at, depth))
                 continue
-            self.nodes += 1
-            if self.nodes > MAX_NODES:
-                self._spent(item)
-            mark = item.start_mark
-            positions.setdefault(at, (mark.line + 1, mark.column + 1))
-            if item.style:
-                items.append(item.value)
-                continue
-            value, refused, ambiguous = _plain_scalar(item.value)
-            items.append(self._unusual(item, value, refused, ambiguous) if refused or ambiguous else value)
+            items.append(self._placed_scalar(item, at, positions))
         return items
+
+    def _placed_scalar(self, event, at: Path, positions: dict):
+        """The value of a plain untagged scalar `event` at `at`, placed where it is written unless
+        `at` is placed already."""
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self._spent(event)
+        mark = event.start_mark
+        positions.setdefault(at, (mark.line + 1, mark.column + 1))
+        if event.style:
+            return event.value
+        value, refused, ambiguous = _plain_scalar(event.value)
+        return self._unusual(event, value, refused, ambiguous) if refused or ambiguous else value
 
     def _mapping(self, path: Path, depth: int) -> dict:
         """The entries of a mapping whose start event was read; `depth` is its keys' and values'."""
@@ -437,16 +441,7 @@ class _Reader:
             if type(value_event) is not ScalarEvent or value_event.anchor is not None or value_event.tag is not None:
                 result[key] = self.read(value_event, at, depth)
                 continue
-            self.nodes += 1
-            if self.nodes > MAX_NODES:
-                self._spent(value_event)
-            mark = value_event.start_mark
-            positions.setdefault(at, (mark.line + 1, mark.column + 1))
-            if value_event.style:
-                result[key] = value_event.value
-                continue
-            value, refused, ambiguous = _plain_scalar(value_event.value)
-            result[key] = self._unusual(value_event, value, refused, ambiguous) if refused or ambiguous else value
+            result[key] = self._placed_scalar(value_event, at, positions)
         return result
 
     def _pass_over(self, event) -> None:
