@@ -198,8 +198,8 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
     _check_formats(formats, outputs)
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline, keep_reviews=False)
-    if not write_baseline and not outputs and resolve(formats[0]) in STREAMS:
-        _stream(options, resolve(formats[0]), show_suppressed, show_skipped, color)
+    if not write_baseline and len(formats) == 1 and resolve(formats[0]) in STREAMS:
+        _stream(options, resolve(formats[0]), show_suppressed, show_skipped, color, outputs[0] if outputs else None)
     report = run_check(options)
     if write_baseline:
         from . import baseline
@@ -215,12 +215,27 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
     _emit(report, formats, outputs, show_suppressed, color, render)
 
 
-def _stream(options, fmt: str, show_suppressed: bool, show_skipped: bool, color) -> None:
-    """Write each file's part of the output as soon as the file is reviewed (text, github, jsonl to
-    standard output), keeping only what the summary needs; exit 1 when a file fails."""
+def _stream(options, fmt: str, show_suppressed: bool, show_skipped: bool, color, output: str | None = None) -> None:
+    """Write each file's part of the output as soon as the file is reviewed (text, github, jsonl, to
+    standard output or to one --output file), keeping only what the summary needs; exit 1 when a file
+    fails. The output file is opened once every input is known (and refused when it is one of them),
+    so a configuration, shared-document or baseline error leaves it as it was."""
     from .reporters import open_stream
     from .run import check as run_check
 
+    if output is not None:
+        with _OutputFile(output) as out:
+            sink = open_stream(fmt, out.write, show_suppressed, show_skipped, False)
+            start = sink.start
+
+            def start_writing(report, late=()):
+                _refuse_input(output, report.inputs)
+                out.open()
+                start(report, late)
+
+            sink.start = start_writing
+            run_check(options, sink)
+        sys.exit(1 if sink.failed else 0)
     if color is None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
@@ -232,6 +247,35 @@ def _stream(options, fmt: str, show_suppressed: bool, show_skipped: bool, color)
     sink = open_stream(fmt, write, show_suppressed, show_skipped, color)
     run_check(options, sink)
     sys.exit(1 if sink.failed else 0)
+
+
+class _OutputFile:
+    """An --output file written part by part; a failure to write is exit 2 with the file's name."""
+
+    def __init__(self, path: str):
+        self.path, self.handle = path, None
+
+    def open(self) -> None:
+        try:
+            self.handle = open(self.path, "w", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"{self.path}: cannot write ({exc.strerror})")
+
+    def write(self, text: str) -> None:
+        try:
+            self.handle.write(text)
+        except OSError as exc:
+            _fail(f"{self.path}: cannot write ({exc.strerror})")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.handle is not None:
+            try:
+                self.handle.close()
+            except OSError as error:
+                _fail(f"{self.path}: cannot write ({error.strerror})")
 
 
 def _check_formats(formats, outputs) -> None:

@@ -69,6 +69,34 @@ def test_the_streamed_output_is_the_whole_reports(tree, fmt, args, paths, cli):
     assert out == _whole(fmt, paths, cli, **flags)
 
 
+@pytest.mark.parametrize("fmt", ["text", "github", "jsonl"])
+def test_one_output_file_is_streamed_too(tree, monkeypatch, fmt):
+    """--output FILE with one format writes the file part by part (the results let go as on standard
+    output) and holds what the whole report's rendering holds."""
+    from clusterlint import reporters
+
+    held = []
+    open_stream = reporters.open_stream
+
+    def recording(*args, **kwargs):
+        stream = Recording(open_stream(*args, **kwargs))
+        held.append(stream)
+        return stream
+
+    monkeypatch.setattr(reporters, "open_stream", recording)
+    code, out, err = run_cli("check", "--format", fmt, "q", "--workload", "m.yaml", "-o", "out.txt")
+    assert (code, out, err) == (1, "", "")
+    assert len(held) == 1 and len(held[0].seen) == len(QUOTES) + 2  # each let go before the next arrived
+    assert (tree / "out.txt").read_text(encoding="utf-8") == _whole(fmt, ["q"], {"workload": "m.yaml"})
+
+
+def test_an_output_file_is_left_as_it_was_when_the_run_stops_before_the_first_file(tree):
+    (tree / "out.txt").write_text("the last report\n")
+    code, _, err = run_cli("check", "q", "--workload", "missing.yaml", "-o", "out.txt")
+    assert code == 2 and "missing.yaml" in err
+    assert (tree / "out.txt").read_text() == "the last report\n"
+
+
 def test_text_lists_findings_in_name_order_and_scorecards_in_the_order_given(tree):
     code, out, _ = run_cli("check", "q/z.yaml", "q/bad.yaml", "q/a/b/c.yaml", "--workload", "m.yaml")
     heads = [line.split(":")[0] for line in out.splitlines() if line.startswith(("q/", "m.yaml")) and ": " in line]
@@ -95,6 +123,10 @@ class Recording:
 
     def finish(self):
         self.inner.finish()
+
+    @property
+    def failed(self):
+        return self.inner.failed
 
 
 @pytest.mark.parametrize("fmt", ["text", "github", "jsonl"])
@@ -199,3 +231,11 @@ def test_github_writes_the_annotations_file_by_file_each_files_errors_first(tree
     assert commands == ([("::error", "q/a-b.yaml")] * 3 + [("::warning", "q/a-b.yaml")] * 2
                         + [("::error", "q/z.yaml")] + [("::warning", "q/z.yaml")] * 6 + [("::notice", "q/z.yaml")] * 3)
     assert out.splitlines()[-1] == "clusterlint: 15 findings (4 errors, 8 warnings, 3 info)" and code == 1
+
+
+def test_a_streamed_output_file_never_overwrites_an_input(tree):
+    before = (tree / "q" / "z.yaml").read_bytes()
+    code, _, err = run_cli("check", "q/z.yaml", "--format", "jsonl", "-o", "q/z.yaml")
+    assert code == 2
+    assert "clusterlint: error: q/z.yaml: refusing to overwrite a file being linted with the output; choose another file" in err
+    assert (tree / "q" / "z.yaml").read_bytes() == before
