@@ -333,7 +333,7 @@ class _Reader:
             return self._anchored(event, path, depth)
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise _Abort(f"file expands to more than {MAX_NODES} nodes (YAML alias bomb?)", event)
+            self._spent(event)
         kind = type(event)
         if kind is ScalarEvent:
             positions = self.doc.positions
@@ -415,6 +415,7 @@ class _Reader:
                         result.setdefault(k, v)
                 continue
             if kind is ScalarEvent and key_event.anchor is None and key_event.tag is None:
+                # `_placed_scalar` without the placing, written out: a call per key costs 1.5% of a folder of quotes
                 self.nodes += 1
                 if self.nodes > MAX_NODES:
                     self._spent(key_event)
