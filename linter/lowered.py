@@ -112,7 +112,10 @@ def _rewrite(pattern):
     except _Cased:
         return None
     tree.state.flags &= ~_IGNORECASE
-    return _sc.compile(tree, pattern.flags & ~_IGNORECASE)
+    try:
+        return _sc.compile(tree, pattern.flags & ~_IGNORECASE)
+    except Exception:  # `re`'s internals are not a public interface: a tree this Python will not compile is searched as written
+        return None
 
 
 def _char(code: int) -> int:

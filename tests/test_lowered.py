@@ -85,6 +85,17 @@ def test_search_keeps_the_span_asked_for():
     assert [m.span() for m in lowered.finditer(pattern, text)] == [m.span() for m in pattern.finditer(text)]
 
 
+def test_a_pattern_whose_twin_does_not_compile_is_searched_as_written(monkeypatch):
+    def refuse(*args):
+        raise RuntimeError("an internal interface that changed")
+
+    pattern = re.compile(r"\buser[- ]phrase\b", re.IGNORECASE)  # a user rule's phrase, say
+    monkeypatch.setattr(lowered._sc, "compile", refuse)
+    assert lowered.twin(pattern) is None
+    assert lowered.search(pattern, "a USER-phrase here").span() == (2, 13)
+    assert [m.group(0) for m in lowered.finditer(pattern, "User phrase, user-PHRASE")] == ["User phrase", "user-PHRASE"]
+
+
 def test_a_twin_that_reads_differently_is_dropped(monkeypatch):
     pattern = re.compile(r"\bcredit\b", re.IGNORECASE)
     wrong = re.compile(r"\bdebit\b")
