@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import sys
 
-import click
+from . import __version__, regex_cache
 
-from . import __version__
+regex_cache.install()  # before click, PyYAML and pydantic define their patterns
 
-from .reporters import FORMATS
+import click  # noqa: E402
+
+from .reporters import FORMATS  # noqa: E402
+
 FAIL_ON = ("error", "warning", "info", "never")
 
 

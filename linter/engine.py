@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import catalog
 from .findings import Finding, Related, dotted, fingerprint
@@ -23,8 +24,7 @@ class Skip(Exception):
     """Raised by a check that cannot run on this review; the message says why."""
 
 
-@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
-class PartSkip:
+class PartSkip(NamedTuple):
     """Yielded by a check that cannot judge one part of a review (a pool whose accelerator the catalog
     does not know): the engine records the reason as a skip and keeps the check's other findings."""
 

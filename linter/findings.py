@@ -17,7 +17,7 @@ class Finding:
     Not changed once made, but not frozen either: a frozen dataclass's __init__ sets each field
     through object.__setattr__, three times the cost of a plain one, and a run makes a finding
     (and a Hit) for every file. `unsafe_hash` hashes the compared fields, as
-    frozen does. The same holds for Hit, PartSkip, Related and sizing.Allocation. Slots, not a
+    frozen does. The same holds for Hit, PartSkip and Related. Slots, not a
     dict per finding: cheaper to make and to keep (a long contract has tens of thousands).
 
     `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).

@@ -15,6 +15,7 @@ import itertools
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import yaml
 
@@ -115,8 +116,7 @@ ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
 SequenceStartEvent, SequenceEndEvent, MappingEndEvent = yaml.SequenceStartEvent, yaml.SequenceEndEvent, yaml.MappingEndEvent
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A document-level finding from loading: the rule id, a message and a 1-based position."""
 
     rule: str

@@ -22,9 +22,8 @@ from __future__ import annotations
 import sys
 
 try:
-    from re import _compiler as _sc, _constants as _c, _parser as _p  # Python 3.11+
+    from re import _constants as _c, _parser as _p  # Python 3.11+
 except ImportError:  # Python 3.10
-    import sre_compile as _sc  # type: ignore[no-redef]
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _p  # type: ignore[no-redef]
 
@@ -38,6 +37,7 @@ _recent = ["", ""]  # the last text lowered and its lowered form: a rule asks se
 _KEPT = 4096  # a text this long is also kept among the last few: windows of a long clause are searched one after the
 # other, between searches of its sentences, and lowering it again for each would be quadratic
 _lowered: dict = {}  # id(text) -> (text, lowered) of those, the most recently asked last
+_FORM = None  # see `_form`
 
 
 class _Cased(Exception):
@@ -104,6 +104,16 @@ def finditer(pattern, text: str):
 def _rewrite(pattern):
     if not isinstance(pattern.pattern, str) or not pattern.flags & _IGNORECASE or pattern.flags & _NOT_REWRITTEN:
         return None
+    from . import regex_cache
+
+    try:
+        return regex_cache.pattern_from_tree(("lowered", _form(), pattern.pattern, pattern.flags), pattern.flags & ~_IGNORECASE, lambda: _tree(pattern))
+    except Exception:  # `re`'s internals are not a public interface: a tree this Python will not compile is searched as written
+        return None
+
+
+def _tree(pattern):
+    """The twin's parse tree, or None."""
     tree = _p.parse(pattern.pattern, pattern.flags)
     if tree.getwidth()[0] == 0:
         return None  # it can match the empty string: `finditer` would have to step as `re` does
@@ -112,10 +122,20 @@ def _rewrite(pattern):
     except _Cased:
         return None
     tree.state.flags &= ~_IGNORECASE
-    try:
-        return _sc.compile(tree, pattern.flags & ~_IGNORECASE)
-    except Exception:  # `re`'s internals are not a public interface: a tree this Python will not compile is searched as written
-        return None
+    return tree
+
+
+def _form() -> tuple:
+    """What a twin kept between runs depends on besides its pattern: this module's code."""
+    global _FORM
+    if _FORM is None:
+        import os
+
+        from . import __version__
+
+        stat = os.stat(__file__)
+        _FORM = (__version__, stat.st_mtime_ns, stat.st_size)
+    return _FORM
 
 
 def _char(code: int) -> int:

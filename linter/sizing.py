@@ -20,8 +20,8 @@ Decisions made here once:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple  # the records below: a tenth of a frozen dataclass's cost to define, and a check defines them all
 
 from . import units
 from .engine import Skip
@@ -48,16 +48,14 @@ def fmt(value: float) -> str:
     return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.1f}"
 
 
-@dataclass(frozen=True)
-class Sourced:
+class Sourced(NamedTuple):
     """A number and where it came from ("spec", "workload", a catalog citation, "default (CST001 params)")."""
 
     value: float
     source: str
 
 
-@dataclass(frozen=True)
-class Assumptions:
+class Assumptions(NamedTuple):
     """Documented defaults the model uses, read from the rules in force (configured params included)."""
 
     default_mfu: float
@@ -77,8 +75,7 @@ def assumptions(review) -> Assumptions:
     return review.assumptions or Assumptions.from_rules({})
 
 
-@dataclass(unsafe_hash=True)  # not frozen, as findings.Finding
-class Allocation:
+class Allocation(NamedTuple):
     """The accelerators a workload runs on: which pool, how many, and how that was decided."""
 
     pool_index: int
@@ -139,8 +136,7 @@ def allocate(review) -> Allocation:
     return Allocation(index, pool.name, pool.accelerator.model, per_node, n, available, how, why_pool)
 
 
-@dataclass(frozen=True)
-class Throughput:
+class Throughput(NamedTuple):
     """Sustained training FLOP/s of an allocation: accelerators x dense peak x MFU."""
 
     allocation: Allocation
@@ -181,8 +177,7 @@ def throughput(review) -> Throughput:
     return Throughput(alloc, column, Sourced(value, facts.cite("compute", column)), mfu)
 
 
-@dataclass(frozen=True)
-class Training:
+class Training(NamedTuple):
     """Time to train the workload's tokens on its allocation."""
 
     throughput: Throughput
@@ -245,8 +240,7 @@ def usable_capacity(store) -> tuple[float, str] | None:
     return min(figures) if figures else None
 
 
-@dataclass(frozen=True)
-class StorageFit:
+class StorageFit(NamedTuple):
     """The shared storage that holds the workload's data, against what it must hold."""
 
     need: float  # bytes of dataset + kept checkpoints
@@ -289,8 +283,7 @@ def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
     return per, how
 
 
-@dataclass(frozen=True)
-class CheckpointStall:
+class CheckpointStall(NamedTuple):
     """Seconds training idles writing one checkpoint, and the share of time that costs."""
 
     size: Sourced  # bytes
@@ -320,8 +313,7 @@ def checkpoint_stall(review) -> CheckpointStall:
     return CheckpointStall(checkpoint_size(review.workload), bandwidth, ckpt.interval.value, ("spec", "storage", written[0][0], "write_bandwidth"))
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """A yes/no judgement of `value` against the workload's `limit`."""
 
     ok: bool
@@ -330,8 +322,7 @@ class Verdict:
     text: str
 
 
-@dataclass(frozen=True)
-class Estimate:
+class Estimate(NamedTuple):
     """Everything a buyer asks of one quote for one workload."""
 
     training: Training

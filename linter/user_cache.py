@@ -9,7 +9,6 @@ beside it.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -22,6 +21,8 @@ def path(name: str) -> str:
 
 def load(name: str) -> dict | None:
     """The entry's data, or None when there is none or it cannot be read."""
+    import json  # not at import: `regex_cache` asks for its path before it serves json's patterns
+
     try:
         with open(path(name), encoding="utf-8") as handle:
             data = json.load(handle)
@@ -32,6 +33,8 @@ def load(name: str) -> dict | None:
 
 def save(name: str, data: dict) -> None:
     """Write the entry (silently not, when the folder cannot be written)."""
+    import json
+
     target = path(name)
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)

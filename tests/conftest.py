@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from clusterlint.cli import main
+# The test run's caches (configurations, entry points, compiled patterns) live in a folder of its own,
+# not in the developer's: set before the command line is imported, which chooses its pattern cache's
+# file then, and removed after that cache is written at exit (tests of the caches set their own).
+_CACHE = tempfile.mkdtemp(prefix="clusterlint-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
+
+from clusterlint.cli import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SPECS = ROOT / "specs"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _own_cache_folder(tmp_path_factory):
-    """The configuration and entry-point caches of the test run live in a folder of its own, not in
-    the developer's cache (tests of the caches set their own)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
-    yield
-    mp.undo()
 
 
 def run_cli(*args, input=None):

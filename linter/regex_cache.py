@@ -1,0 +1,164 @@
+"""Regular expressions compiled once per Python installation, not once per run.
+
+`re` compiles a pattern in Python code (its parser, then its code generator) and keeps the result
+only for the life of the process, so every run of a short-lived command pays again for every
+pattern that it, click, PyYAML and the standard library define. For a plain check of one quote that
+was about a tenth of the run (PyYAML's printable-character class alone takes 10 ms), and for a
+contract, with the rules' long phrase patterns and their lower-case twins (`clusterlint.lowered`),
+about a third.
+
+`install()` (the command line calls it before anything else is imported) puts itself in front of
+`re`'s compiler. A pattern string compiled for the first time is compiled as `re` compiles it, and
+what the compiler made (the code, its flags and its groups) is kept in the user's cache folder
+(`patterns.marshal`, see `clusterlint.user_cache`) when the process ends. Later runs hand the kept
+code straight to `_sre.compile`, the C function `re`'s compiler ends with.
+
+Exact, not approximately so:
+- an entry is kept only after the pattern made from it was compared equal (`==`, which for a
+  compiled pattern compares its text, flags and code) to the one `re` itself compiled;
+- the whole file is for one Python: its build (`sys.version`), its bytecode tag, and `_sre`'s
+  magic number and code size must all match, or the file is not read;
+- `_sre.compile` checks the code it is given, so a damaged entry is refused, not run; it is then
+  dropped and the pattern compiled as `re` compiles it;
+- anything but CPython, a bytes-or-str subclass, a DEBUG compile or a parse tree passed in goes to
+  `re`'s compiler as it is.
+A cache that cannot be read or written is simply not used; the file is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import _sre
+
+try:
+    from re import _compiler, _parser  # Python 3.11+
+except ImportError:  # Python 3.10
+    import sre_compile as _compiler  # type: ignore[no-redef]
+    import sre_parse as _parser  # type: ignore[no-redef]
+
+FILE = "patterns.marshal"
+MAX_ENTRIES = 4096  # a language server fed new user rules again and again stops adding at this many
+
+_compile_as_re = _compiler.compile  # `re`'s own compile function
+_path = None  # the cache file, chosen at install: the process reads and writes one file; None: not installed
+_table: dict = {}  # key -> (flags, code as bytes, groups - 1, groupindex, indexgroup), or None: no pattern (a twin)
+_added = False  # whether this process compiled anything the file did not hold
+
+
+def install() -> None:
+    """Serve this process's compiles of pattern strings from the cache (once; CPython only)."""
+    global _path
+    if _path is not None or sys.implementation.name != "cpython" or _compiler.compile is not _compile_as_re:
+        return
+    import atexit
+
+    from . import user_cache
+
+    _path = user_cache.path(FILE)
+    _table.update(_load())
+    _compiler.compile = _compile
+    atexit.register(_save)
+
+
+def pattern_from_tree(key: tuple, flags: int, tree_of):
+    """The pattern `re`'s compiler makes of the parse tree `tree_of()` with `flags` (None when
+    `tree_of` makes no tree), kept under `key`: for a pattern built as a tree, whose text `re` is
+    not handed (a lower-case twin). The key names everything the tree depends on."""
+    entry = _table.get(key, False)
+    if entry is None:
+        return None
+    if entry is not False:
+        found = _made(None, entry)
+        if found is not None:
+            return found
+    tree = tree_of()
+    if tree is None:
+        _keep(key, None)
+        return None
+    return _learn(key, None, tree, flags)
+
+
+def _compile(pattern, flags=0):
+    """`re`'s compile function, served from the cache for a pattern string."""
+    if type(pattern) not in (str, bytes) or flags & _compiler.SRE_FLAG_DEBUG:
+        return _compile_as_re(pattern, flags)
+    key = (pattern, int(flags))
+    entry = _table.get(key)
+    if entry is not None:
+        found = _made(pattern, entry)
+        if found is not None:
+            return found
+    return _learn(key, pattern, _parser.parse(pattern, flags), flags)
+
+
+def _learn(key, pattern, tree, flags):
+    """What `re` compiles of `pattern` (or of `tree` when there is no text); what its compiler made of
+    the tree is kept under `key` when `_sre` makes the very same pattern of it."""
+    from array import array
+
+    compiled = _compile_as_re(tree if pattern is None else pattern, flags)
+    code = _compiler._code(tree, flags)  # as `re`'s compile does: the code, then the groups both ways
+    groupindex = tree.state.groupdict
+    indexgroup = [None] * tree.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    entry = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, dict(groupindex), tuple(indexgroup))
+    made = _made(pattern, entry)
+    if made is not None and made == compiled and made.groups == compiled.groups and made.groupindex == compiled.groupindex:
+        _keep(key, entry)
+    return compiled
+
+
+def _keep(key, entry) -> None:
+    global _added
+    if len(_table) < MAX_ENTRIES:
+        _table[key] = entry
+        _added = True
+
+
+def _made(pattern, entry):
+    """The pattern `_sre.compile` makes of a kept entry; None when it refuses it (it checks the code)."""
+    from array import array
+
+    try:
+        flags, code, groups, groupindex, indexgroup = entry
+        return _sre.compile(pattern, flags, array("I", code).tolist(), groups, groupindex, indexgroup)
+    except Exception:  # a damaged entry: compiled again, as `re` compiles it, and kept anew
+        return None
+
+
+def _stamp() -> tuple:
+    """What the file is for: this Python's build and its regular-expression engine."""
+    from array import array
+
+    return sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, array("I").itemsize, sys.maxunicode
+
+
+def _load() -> dict:
+    import marshal
+
+    try:
+        with open(_path, "rb") as handle:
+            stamp, table = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return table if stamp == _stamp() and isinstance(table, dict) else {}
+
+
+def _save() -> None:
+    """Write the table when this process added to it (silently not, when the folder cannot be written)."""
+    import marshal
+    import os
+
+    if not _added or _path is None:
+        return
+    try:
+        data = marshal.dumps((_stamp(), _table))
+        os.makedirs(os.path.dirname(_path), exist_ok=True)
+        partial = f"{_path}.{os.getpid()}"
+        with open(partial, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, _path)
+    except (OSError, ValueError):
+        pass
