@@ -15,7 +15,7 @@ DTYPES = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
 NEAR = 0.25
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)  # not changed once made; neither frozen nor compared: a frozen dataclass costs start-up
 class AcceleratorFacts:
     id: str
     vendor: str | None

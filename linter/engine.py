@@ -64,7 +64,7 @@ def check(params_cls):
     return mark
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity, as Options
 class Review:
     """The typed documents a check sees, and where each came from."""
 
@@ -102,8 +102,7 @@ class Review:
         return facts
 
 
-@dataclass
-class Skipped:
+class Skipped(NamedTuple):
     rule: str
     reason: str
     file: str
@@ -112,7 +111,7 @@ class Skipped:
         return {"rule": self.rule, "reason": self.reason, "file": self.file}
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity, as Options
 class FileResult:
     """Everything clusterlint learned about one file."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import NamedTuple
 
 SEVERITIES = ("error", "warning", "info")
 RANK = {"error": 3, "warning": 2, "info": 1, "never": 99}
@@ -17,7 +18,7 @@ class Finding:
     Not changed once made, but not frozen either: a frozen dataclass's __init__ sets each field
     through object.__setattr__, three times the cost of a plain one, and a run makes a finding
     (and a Hit) for every file. `unsafe_hash` hashes the compared fields, as
-    frozen does. The same holds for Hit, PartSkip and Related. Slots, not a
+    frozen does. The same holds for Hit. Slots, not a
     dict per finding: cheaper to make and to keep (a long contract has tens of thousands).
 
     `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).
@@ -61,8 +62,7 @@ class Finding:
 ORDER = attrgetter("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path")
 
 
-@dataclass(unsafe_hash=True, slots=True)  # not frozen, as Finding
-class Related:
+class Related(NamedTuple):
     """Another place a finding depends on: for a quote's finding caused together with the workload
     or contract given with --workload / --contract, the line of that document it reads."""
 

@@ -126,7 +126,7 @@ class Problem(NamedTuple):
     path: Path = ()
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity, as run.Options
 class Document:
     """One YAML document of a file, with where each of its nodes is written."""
 
@@ -228,7 +228,7 @@ class Document:
         return value
 
 
-@dataclass
+@dataclass(eq=False)
 class LoadedFile:
     """A file's text, its documents and the problems found while loading it."""
 

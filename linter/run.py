@@ -23,7 +23,7 @@ class UsageError(Exception):
     """The tool cannot do its job (missing file, nothing to lint): exit 2."""
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: a dataclass's __eq__ costs start-up and nothing compares options
 class Options:
     paths: tuple = ()
     cli: dict = field(default_factory=dict)  # configuration keys given on the command line (they win)
@@ -36,7 +36,7 @@ class Options:
     keep_reviews: bool = True  # False: drop each file's typed documents once reviewed (check needs only findings)
 
 
-@dataclass
+@dataclass(eq=False)
 class Report:
     results: list = field(default_factory=list)  # FileResult per reviewed file
     not_specs: list = field(default_factory=list)  # YAML files passed over by --skip-non-specs
