@@ -38,18 +38,20 @@ except ImportError:  # Python 3.10
     import sre_parse as _parser  # type: ignore[no-redef]
 
 FILE = "patterns.marshal"
-MAX_ENTRIES = 4096  # a language server fed new user rules again and again stops adding at this many
+MAX_ENTRIES = 2048  # a run of clusterlint's own compiles about 200; user rules, a language server and upgrades add more
 
 _compile_as_re = _compiler.compile  # `re`'s own compile function
 _path = None  # the cache file, chosen at install: the process reads and writes one file; None: not installed
 _table: dict = {}  # key -> (flags, code as bytes, groups - 1, groupindex, indexgroup), or None: no pattern (a twin)
 _added = False  # whether this process compiled anything the file did not hold
+_used: set = set()  # the keys this process asked for
 
 
 def install() -> None:
     """Serve this process's compiles of pattern strings from the cache (once; CPython only)."""
     global _path
-    if _path is not None or sys.implementation.name != "cpython" or _compiler.compile is not _compile_as_re:
+    if (_path is not None or sys.implementation.name != "cpython" or _compiler.compile is not _compile_as_re
+            or not callable(getattr(_compiler, "_code", None)) or not callable(getattr(_sre, "compile", None))):
         return
     import atexit
 
@@ -66,6 +68,7 @@ def pattern_from_tree(key: tuple, flags: int, tree_of):
     `tree_of` makes no tree), kept under `key`: for a pattern built as a tree, whose text `re` is
     not handed (a lower-case twin). The key names everything the tree depends on."""
     entry = _table.get(key, False)
+    _used.add(key)
     if entry is None:
         return None
     if entry is not False:
@@ -76,7 +79,9 @@ def pattern_from_tree(key: tuple, flags: int, tree_of):
     if tree is None:
         _keep(key, None)
         return None
-    return _learn(key, None, tree, flags)
+    compiled = _compile_as_re(tree, flags)
+    _learn(key, None, tree, flags, compiled)
+    return compiled
 
 
 def _compile(pattern, flags=0):
@@ -85,33 +90,45 @@ def _compile(pattern, flags=0):
         return _compile_as_re(pattern, flags)
     key = (pattern, int(flags))
     entry = _table.get(key)
+    _used.add(key)
     if entry is not None:
         found = _made(pattern, entry)
         if found is not None:
             return found
-    return _learn(key, pattern, _parser.parse(pattern, flags), flags)
-
-
-def _learn(key, pattern, tree, flags):
-    """What `re` compiles of `pattern` (or of `tree` when there is no text); what its compiler made of
-    the tree is kept under `key` when `_sre` makes the very same pattern of it."""
-    from array import array
-
-    compiled = _compile_as_re(tree if pattern is None else pattern, flags)
-    code = _compiler._code(tree, flags)  # as `re`'s compile does: the code, then the groups both ways
-    groupindex = tree.state.groupdict
-    indexgroup = [None] * tree.state.groups
-    for name, index in groupindex.items():
-        indexgroup[index] = name
-    entry = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, dict(groupindex), tuple(indexgroup))
-    made = _made(pattern, entry)
-    if made is not None and made == compiled and made.groups == compiled.groups and made.groupindex == compiled.groupindex:
-        _keep(key, entry)
+    compiled = _compile_as_re(pattern, flags)  # what `re` makes, errors included
+    _learn(key, pattern, None, flags, compiled)
     return compiled
 
 
+def _learn(key, pattern, tree, flags, compiled) -> None:
+    """Keep under `key` what `re`'s compiler makes of `tree` (of `pattern` parsed, when None) when
+    `_sre` makes of it the very pattern `re` compiled."""
+    from array import array
+
+    try:
+        if tree is None:
+            tree = _parser.parse(pattern, flags)
+        code = _compiler._code(tree, flags)  # as `re`'s compile does: the code, then the groups both ways
+        groupindex = tree.state.groupdict
+        indexgroup = [None] * tree.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        entry = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, dict(groupindex), tuple(indexgroup))
+    except Exception:  # `re`'s internals are not a public interface: what this Python's do not allow is not kept
+        return
+    made = _made(pattern, entry)
+    if made is not None and made == compiled and made.groups == compiled.groups and made.groupindex == compiled.groupindex:
+        _keep(key, entry)
+
+
 def _keep(key, entry) -> None:
+    """Keep an entry; a full table first lets go of what this process did not ask for (an older
+    clusterlint's twins, another project's rules), so it never stops taking what runs use now."""
     global _added
+    _used.add(key)
+    if len(_table) >= MAX_ENTRIES:
+        for old in [old for old in _table if old not in _used]:
+            del _table[old]
     if len(_table) < MAX_ENTRIES:
         _table[key] = entry
         _added = True

@@ -37,6 +37,7 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setattr(regex_cache, "_table", {})
     monkeypatch.setattr(regex_cache, "_path", str(tmp_path / "patterns.marshal"))
     monkeypatch.setattr(regex_cache, "_added", False)
+    monkeypatch.setattr(regex_cache, "_used", set())
     return tmp_path / "patterns.marshal"
 
 
@@ -133,6 +134,18 @@ def test_what_sre_would_read_differently_is_not_kept(cache, monkeypatch):
     assert not regex_cache._table and not regex_cache._added
 
 
+def test_internals_that_changed_keep_nothing_and_compile_as_re_does(cache, monkeypatch):
+    class Changed:
+        def parse(self, *args):
+            raise TypeError("an internal interface that changed")
+
+    monkeypatch.setattr(regex_cache, "_parser", Changed())
+    _same(regex_cache._compile("(?P<x>changed)+", 0), re.compile("(?P<x>changed)+"))
+    with pytest.raises(re.error):
+        regex_cache._compile("(unbalanced", 0)  # the error `re` gives, not the changed interface's
+    assert not regex_cache._table and not regex_cache._added
+
+
 def test_a_file_for_another_python_or_unreadable_is_not_read(cache):
     regex_cache._compile("x+y", 0)
     regex_cache._save()
@@ -155,11 +168,17 @@ def test_nothing_is_written_when_nothing_was_added_or_the_folder_is_a_file(cache
     assert not (tmp_path / "a-file").is_dir()
 
 
-def test_the_table_stops_growing_at_its_cap(cache, monkeypatch):
+def test_a_full_table_lets_go_of_what_this_process_did_not_use(cache, monkeypatch):
     monkeypatch.setattr(regex_cache, "MAX_ENTRIES", 3)
-    for i in range(6):
+    for i in range(5):
         _same(regex_cache._compile(f"cap{i}", 0), re.compile(f"cap{i}"))
-    assert len(regex_cache._table) == 3
+    assert sorted(regex_cache._table) == [("cap0", 0), ("cap1", 0), ("cap2", 0)]  # all three in use: no room
+    _reload()
+    regex_cache._used.clear()  # a later run, which asks for one of them and two new ones
+    _same(_served(monkeypatch, "cap1", 0), re.compile("cap1"))
+    for source in ("new0", "new1"):
+        _same(regex_cache._compile(source, 0), re.compile(source))
+    assert sorted(regex_cache._table) == [("cap1", 0), ("new0", 0), ("new1", 0)]
 
 
 def test_twins_are_kept_and_served_as_lowered_makes_them(cache, monkeypatch):
