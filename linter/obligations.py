@@ -98,7 +98,7 @@ class Parties:
 
 @lru_cache(maxsize=64)
 def _party_pattern(vendor: frozenset, customer: frozenset) -> re.Pattern:
-    names = sorted(vendor | customer, key=len, reverse=True)
+    names = sorted(vendor | customer, key=lambda n: (-len(n), n))  # longest first; the same text every run (a set's order is not)
     return re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, n.split())) for n in names) + r")(?:['’]s|(?<=s)['’](?=\s))?(?![\w-])", re.IGNORECASE)
 
 

@@ -59,10 +59,16 @@ def phrase_pattern(phrases) -> re.Pattern:
 @lru_cache(maxsize=64)  # a rule's pattern is asked for on every review
 def _phrase_pattern(phrases: tuple) -> re.Pattern:
     alternatives = [_gaps(p) for p in phrases]
+    from clusterlint.builtin_data import PHRASE_STARTS_WITH_LETTER as known  # the built-in phrases', worked out once
+
+    letter = r"(?=[^\W\d_])" if all(known[a] if a in known else _starts_with_letter(a) for a in alternatives) else ""
+    return re.compile(letter + _joined(alternatives), re.IGNORECASE)
+
+
+def _starts_with_letter(alternative: str) -> bool:
     from clusterlint.backtracking import starts_with_letter
 
-    letter = r"(?=[^\W\d_])" if all(starts_with_letter(a) for a in alternatives) else ""
-    return re.compile(letter + _joined(alternatives), re.IGNORECASE)
+    return starts_with_letter(alternative)
 
 
 def _joined(alternatives: list[str]) -> str:

@@ -6,6 +6,8 @@ that names the party and the modal read. Sentences are written for these tests, 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from clusterlint.models import Contract
@@ -380,3 +382,14 @@ def test_the_subject_after_a_proviso_is_the_one_bound():
     who = parties(_contract("x"))
     text = "Following acceptance of an Order Form, and provided that you have paid the deposit, we will use our best efforts to allocate the GPUs."
     assert read_at(text, text.index("best efforts"), who).pair == ("vendor", "obligation")
+
+
+def test_the_party_pattern_is_the_same_text_whatever_the_hash_seed():
+    """Its text keys the compiled-pattern cache between runs: a set's order must not change it."""
+    import subprocess
+    import sys
+
+    code = "from clusterlint.obligations import VENDOR_WORDS, CUSTOMER_WORDS, _party_pattern; print(_party_pattern(frozenset(VENDOR_WORDS), frozenset(CUSTOMER_WORDS)).pattern)"
+    texts = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True).stdout
+             for seed in ("1", "2", "3")}
+    assert len(texts) == 1 and "principal\\s+investigators|" in texts.pop()
