@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
@@ -11,33 +10,52 @@ SEVERITIES = ("error", "warning", "info")
 RANK = {"error": 3, "warning": 2, "info": 1, "never": 99}
 
 
-@dataclass(order=True, unsafe_hash=True, slots=True)
 class Finding:
     """One finding, ordered by place then rule; equality includes the message.
 
-    Not changed once made, but not frozen either: a frozen dataclass's __init__ sets each field
-    through object.__setattr__, three times the cost of a plain one, and a run makes a finding
-    (and a Hit) for every file. `unsafe_hash` hashes the compared fields, as
-    frozen does. The same holds for Hit. Slots, not a
-    dict per finding: cheaper to make and to keep (a long contract has tens of thousands).
+    Compared, ordered and hashed by `ORDER`'s fields, as a dataclass with order=True and
+    unsafe_hash=True would be, but written out: defining such a dataclass costs about 2.5 ms of
+    every run's start-up. Not changed once made, but not frozen either: a frozen class sets each
+    field through object.__setattr__, three times the cost of a plain one, and a run makes a finding
+    (and a Hit) for every file. Slots, not a dict per finding: cheaper to make and to keep (a long
+    contract has tens of thousands).
 
     `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).
+    `length`: characters of the offending words, when known; `fingerprint`: stable across line
+    shifts (see fingerprint()); `related`: Related places, the workload or contract line a quote's
+    finding reads.
     """
 
-    file: str
-    page: int = field(default=0, kw_only=True)
-    line: int
-    column: int
-    rule: str
-    message: str
-    name: str = ""
-    severity: str = "error"
-    score: float = 0.0
-    path: str = ""
-    evidence: tuple = field(default=(), compare=False)
-    length: int = field(default=0, compare=False)  # characters of the offending words, when known
-    fingerprint: str = field(default="", compare=False)  # stable across line shifts: see fingerprint()
-    related: tuple = field(default=(), compare=False)  # Related places: the workload or contract line a quote's finding reads
+    __slots__ = ("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path", "evidence", "length",
+                 "fingerprint", "related")
+
+    def __init__(self, file: str, line: int, column: int, rule: str, message: str, name: str = "", severity: str = "error",
+                 score: float = 0.0, path: str = "", evidence: tuple = (), length: int = 0, fingerprint: str = "",
+                 related: tuple = (), *, page: int = 0):
+        self.file, self.page, self.line, self.column, self.rule, self.message = file, page, line, column, rule, message
+        self.name, self.severity, self.score, self.path = name, severity, score, path
+        self.evidence, self.length, self.fingerprint, self.related = evidence, length, fingerprint, related
+
+    def __eq__(self, other):
+        return ORDER(self) == ORDER(other) if type(other) is Finding else NotImplemented
+
+    def __lt__(self, other):
+        return ORDER(self) < ORDER(other) if type(other) is Finding else NotImplemented
+
+    def __le__(self, other):
+        return ORDER(self) <= ORDER(other) if type(other) is Finding else NotImplemented
+
+    def __gt__(self, other):
+        return ORDER(self) > ORDER(other) if type(other) is Finding else NotImplemented
+
+    def __ge__(self, other):
+        return ORDER(self) >= ORDER(other) if type(other) is Finding else NotImplemented
+
+    def __hash__(self):
+        return hash(ORDER(self))
+
+    def __repr__(self) -> str:
+        return f"Finding({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
     def as_json(self) -> dict:
         return {
@@ -57,8 +75,8 @@ class Finding:
         }
 
 
-# The fields a Finding's order compares, in its order: sorted(findings, key=ORDER) is sorted(findings),
-# with one tuple made per finding instead of two per comparison.
+# The fields a Finding is compared, ordered and hashed by, in its order: sorted(findings, key=ORDER) is
+# sorted(findings), with one tuple made per finding instead of two per comparison.
 ORDER = attrgetter("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path")
 
 
