@@ -40,18 +40,21 @@ class ParamError(Exception):
         self.param = param
 
 
-@dataclass(unsafe_hash=True, slots=True)  # not frozen, as findings.Finding
 class Hit:
-    """What a check yields: a place (document kind + spec path) and a message."""
+    """What a check yields: a place (document kind + spec path) and a message; `offset` is a
+    character of the path's text (the words the finding is about) and `length` how many characters
+    those words take. A plain class with slots, as findings.Finding: one is made per finding, and a
+    dataclass costs start-up to define."""
 
-    kind: str
-    path: tuple
-    message: str
-    severity: str | None = None
-    evidence: tuple = ()
-    key: bool = False
-    offset: int | None = None  # a character of the path's text: the words the finding is about
-    length: int = 0  # how many characters those words take
+    __slots__ = ("kind", "path", "message", "severity", "evidence", "key", "offset", "length")
+
+    def __init__(self, kind: str, path: tuple, message: str, severity: str | None = None, evidence: tuple = (), key: bool = False,
+                 offset: int | None = None, length: int = 0):
+        self.kind, self.path, self.message, self.severity = kind, path, message, severity
+        self.evidence, self.key, self.offset, self.length = evidence, key, offset, length
+
+    def __repr__(self) -> str:
+        return f"Hit({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
 
 def check(params_cls):
