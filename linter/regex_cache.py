@@ -127,8 +127,8 @@ def _keep(key, entry) -> None:
     global _added
     _used.add(key)
     if len(_table) >= MAX_ENTRIES:
-        for old in [old for old in _table if old not in _used]:
-            del _table[old]
+        for old in [old for old in list(_table) if old not in _used]:  # a copy: another thread may compile meanwhile
+            _table.pop(old, None)
     if len(_table) < MAX_ENTRIES:
         _table[key] = entry
         _added = True
