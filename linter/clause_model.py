@@ -18,9 +18,9 @@ import json
 import math
 import random
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 MODEL = Path(__file__).parent / "data" / "clause_model.json"
 _TOKEN = re.compile(r"[a-z]+(?:['’][a-z]+)?|\d+")
@@ -32,8 +32,7 @@ def features(text: str) -> frozenset[str]:
     return frozenset((*words, *(f"{a} {b}" for a, b in zip(words, words[1:]))))
 
 
-@dataclass(frozen=True)
-class Learned:
+class Learned(NamedTuple):
     score: float
     threshold: float
     strongest: tuple[str, ...]  # the present features that weigh most for the rule, strongest first

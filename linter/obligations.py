@@ -29,8 +29,8 @@ Every step is a bounded regular expression or a scan of the sentence: time is li
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from clusterlint import lowered
 from clusterlint.memo import last_document
@@ -80,8 +80,7 @@ PASSIVE = "a passive: the vendor performs"  # the subject read for a passive tha
 _REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
 
 
-@dataclass(frozen=True)
-class Parties:
+class Parties(NamedTuple):
     """The names each party goes by, lower-case, and one pattern that finds any of them."""
 
     vendor: frozenset
@@ -184,8 +183,7 @@ def _usual_subject(contract, known: set) -> str | None:
     return best[0] if best and best[1] >= 2 else None
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """How some words of a sentence read: who is bound, how, and the words that say so."""
 
     obligor: str  # vendor | customer | both | none

@@ -16,7 +16,7 @@ nothing is excused on a guess.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .memo import last_document
 
@@ -50,8 +50,7 @@ _SIGNS = {
 _READ = 200_000  # characters of the body read for signs: the front of a contract says what it is
 
 
-@dataclass(frozen=True)
-class Paper:
+class Paper(NamedTuple):
     kind: str  # one of KINDS
     why: str  # how it was known: 'declared by the contract ...', "the title 'Terms of Service'", ...
 

@@ -16,8 +16,8 @@ parts that `parts()` finds and the messages name when they are absent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
@@ -226,8 +226,7 @@ _DEFINITION = re.compile(
 _RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """One text of a contract: where it is, what to call it in a message, what kind it is."""
 
     path: tuple
@@ -270,8 +269,7 @@ def texts(contract) -> tuple[Text, ...]:
     return tuple(out)  # shared by every caller: not to be changed
 
 
-@dataclass(frozen=True)
-class Parts:
+class Parts(NamedTuple):
     date: bool
     measure: bool
     remedy: bool

@@ -13,7 +13,7 @@ an SLA does not carry) never carries the term, so the finding is one info that s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clusterlint.memo import last_document
 
@@ -22,8 +22,7 @@ from .clauses import NUMBER_PREFIX
 _LEAD = 60  # characters of a clause (after its number) that say what it is about: "Termination. Either party ..."
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
     """A term an absence rule looks for."""
 
     what: str  # 'a delivery date': what public paper never carries
