@@ -58,6 +58,8 @@ def install() -> None:
     from . import user_cache
 
     _path = user_cache.path(FILE)
+    if _path is None:
+        return  # no cache folder: `re` compiles as it always does
     _table.update(_load())
     _compiler.compile = _compile
     atexit.register(_save)

@@ -13,18 +13,25 @@ import os
 import sys
 
 
-def path(name: str) -> str:
-    """Where the entry `name` (a file name, or a path below the folder) is kept."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "clusterlint", name)
+def path(name: str) -> str | None:
+    """Where the entry `name` (a file name, or a path below the folder) is kept; None when there is no
+    such folder: a relative XDG_CACHE_HOME is ignored, as the XDG specification says, and without a
+    home folder there is no cache (never a `~` folder made in the working directory)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "clusterlint", name) if os.path.isabs(base) else None
 
 
 def load(name: str) -> dict | None:
     """The entry's data, or None when there is none or it cannot be read."""
     import json  # not at import: `regex_cache` asks for its path before it serves json's patterns
 
+    where = path(name)
+    if where is None:
+        return None
     try:
-        with open(path(name), encoding="utf-8") as handle:
+        with open(where, encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError):
         return None
@@ -36,6 +43,8 @@ def save(name: str, data: dict) -> None:
     import json
 
     target = path(name)
+    if target is None:
+        return
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         partial = f"{target}.{os.getpid()}"

@@ -220,3 +220,16 @@ def test_a_check_run_twice_keeps_its_patterns_and_reports_the_same(tmp_path):
 
     assert any(key[0] == yaml.reader.Reader.NON_PRINTABLE.pattern for key in table)  # PyYAML's own, before it was imported
     assert any(key[0] == "lowered" for key in table)
+
+
+def test_no_cache_folder_without_an_absolute_place_for_it(monkeypatch):
+    from clusterlint import user_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # ignored, as the XDG specification says
+    monkeypatch.setattr(os.path, "expanduser", lambda path: "/home/someone" if path == "~" else path)
+    assert user_cache.path(regex_cache.FILE) == "/home/someone/.cache/clusterlint/patterns.marshal"
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # no home folder known: `~` stays `~`
+    assert user_cache.path(regex_cache.FILE) is None
+    assert user_cache.load("entry-points.json") is None
+    user_cache.save("entry-points.json", {})  # nothing written, no `~` folder made where it runs
+    assert not os.path.exists("~")
