@@ -4,7 +4,9 @@ Under IGNORECASE `re` folds the case of every character it compares, and the con
 patterns compare many: the modal scan of a 150-character clause costs about three times what the same
 scan of its lower-cased copy costs without the flag. `twin(pattern)` rewrites a pattern's parse
 tree for lower-cased text (each ASCII letter, and each ASCII range that holds capitals, as its lower
-case) and compiles it without the flag. `search` and `finditer` run the twin over the lowered text
+case) and compiles it without the flag (the command line keeps what was compiled between runs,
+`clusterlint.regex_cache`, under the pattern and this module's version, time and size). `search`
+and `finditer` run the twin over the lowered text
 and match the pattern itself, anchored, where the twin matched: the caller gets the pattern's own
 match objects over the original text (its groups in the text's own case) at the same places.
 
