@@ -6,9 +6,9 @@ scan of its lower-cased copy costs without the flag. `twin(pattern)` rewrites a 
 tree for lower-cased text (each ASCII letter, and each ASCII range that holds capitals, as its lower
 case) and compiles it without the flag (the command line keeps what was compiled between runs,
 `clusterlint.regex_cache`, under the pattern and this module's version, time and size). `search`
-and `finditer` run the twin over the lowered text
-and match the pattern itself, anchored, where the twin matched: the caller gets the pattern's own
-match objects over the original text (its groups in the text's own case) at the same places.
+and `finditer` run the twin over the lowered text and match the pattern itself, anchored, where the
+twin matched: the caller gets the pattern's own match objects over the original text (its groups in
+the text's own case) at the same places.
 
 Exact, not approximately so:
 - the text is lowered after the four characters `re` takes as an ASCII letter in any case are
