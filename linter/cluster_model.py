@@ -24,14 +24,15 @@ class Accelerator(Strict):
     )
 
 
+def _requiring(keyword: str, **fields: str) -> ConfigDict:
+    """A strict model's config whose JSON Schema requires `keyword` ("oneOf", "anyOf") of `fields`,
+    each named with its JSON type, so that an editor asks for one of them as the model does."""
+    return ConfigDict(extra="forbid", frozen=True, json_schema_extra={
+        keyword: [{"required": [name], "properties": {name: {"type": kind}}} for name, kind in fields.items()]})
+
+
 class Cpu(Strict):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True,
-        json_schema_extra={"oneOf": [
-            {"required": ["cores_per_socket"], "properties": {"cores_per_socket": {"type": "integer"}}},
-            {"required": ["vcpus"], "properties": {"vcpus": {"type": "integer"}}},
-        ]},
-    )
+    model_config = _requiring("oneOf", cores_per_socket="integer", vcpus="integer")
     model: Optional[str] = Field(None, description="CPU model, e.g. Xeon Platinum 8480C.")
     sockets: Positive = Field(1, description="CPU sockets per node.")
     cores_per_socket: Optional[Positive] = Field(None, description="Physical cores per socket.")
@@ -64,13 +65,7 @@ def _instance_enum(schema: dict) -> None:
 
 
 class NodePool(Strict):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True,
-        json_schema_extra={"anyOf": [
-            {"required": ["accelerator"], "properties": {"accelerator": {"type": "object"}}},
-            {"required": ["instance"], "properties": {"instance": {"type": "string"}}},
-        ]},
-    )
+    model_config = _requiring("anyOf", accelerator="object", instance="string")
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
     instance: Optional[str] = Field(
