@@ -160,7 +160,7 @@ def _load() -> dict:
     try:
         with open(_path, "rb") as handle:
             stamp, table = marshal.loads(handle.read())
-    except (OSError, ValueError, EOFError, TypeError):
+    except Exception:  # unreadable, damaged or not ours, however it fails: no cache, never an error
         return {}
     return table if stamp == _stamp() and isinstance(table, dict) else {}
 
