@@ -15,7 +15,7 @@ from clusterlint.prefilter import may_match
 
 # the end of a sentence: its mark and the spaces after it; the next sentence starts where a match ends.
 # Led by the mark, not a look-behind for it, so `re` passes over the text to the next mark in one
-# step instead of trying each character (a fifth of the time of a contract's sentence split)
+# step instead of trying each character (a clause's split in about 0.6 of the time)
 SENTENCE_END = re.compile(r"[.;!?]\s+(?=[A-Z(\"“0-9])(?!A:)")  # an FAQ's "Q: ...? A: ..." is one sentence
 
 
