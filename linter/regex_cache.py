@@ -168,16 +168,13 @@ def _load() -> dict:
 def _save() -> None:
     """Write the table when this process added to it (silently not, when the folder cannot be written)."""
     import marshal
-    import os
+
+    from . import user_cache
 
     if not _added or _path is None:
         return
     try:
         data = marshal.dumps((_stamp(), _table))
-        os.makedirs(os.path.dirname(_path), exist_ok=True)
-        partial = f"{_path}.{os.getpid()}"
-        with open(partial, "wb") as handle:
-            handle.write(data)
-        os.replace(partial, _path)
-    except (OSError, ValueError):
-        pass
+    except ValueError:  # a value marshal cannot write: nothing kept this time
+        return
+    user_cache.write(_path, data)

@@ -43,13 +43,18 @@ def save(name: str, data: dict) -> None:
     import json
 
     target = path(name)
-    if target is None:
-        return
+    if target is not None:
+        write(target, json.dumps(data).encode("utf-8"))
+
+
+def write(target: str, data: bytes) -> None:
+    """Write `data` to the file `target` whole or not at all (to a file of its own, then renamed),
+    making its folder; silently not, when it cannot be written."""
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         partial = f"{target}.{os.getpid()}"
-        with open(partial, "w", encoding="utf-8") as handle:
-            json.dump(data, handle)
+        with open(partial, "wb") as handle:
+            handle.write(data)
         os.replace(partial, target)
     except OSError:
         pass
