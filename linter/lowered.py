@@ -17,6 +17,17 @@ Exact, not approximately so:
 - a pattern is rewritten only when nothing in it has a case beyond ASCII and no group sets or
   clears a flag; ASCII and LOCALE patterns are not rewritten. Any other pattern is searched as it is.
 - lowering keeps what `\\w`, `\\d`, `\\s` and `\\b` see (a test checks every code point).
+
+Two changes to the twin make `re` try fewer places, without changing where it matches:
+- neighbouring alternatives that start with the same one-character or zero-width item (`\\b`, a
+  letter, a class) share it: `\\bup|\\bdown` is searched as `\\b(?:up|down)`. `re` tests an
+  alternative that starts with a character or a class without entering it, but enters every one
+  that starts with `\\b`; tried in the same order, the alternatives give the same match.
+- the twin's first characters: `re` skips over characters that cannot start a match only when the
+  pattern's first item is a character or a class. A twin that starts with `\\b`, a look-around or
+  an alternation of words has its own set written in (`_first`): every character a match can begin
+  with, a superset where in doubt (look-arounds and `\\b` are passed over), none when any
+  character could (a negated class, `.`, a back-reference) or a match could be empty.
 """
 
 from __future__ import annotations
@@ -24,8 +35,9 @@ from __future__ import annotations
 import sys
 
 try:
-    from re import _constants as _c, _parser as _p  # Python 3.11+
+    from re import _compiler, _constants as _c, _parser as _p  # Python 3.11+
 except ImportError:  # Python 3.10
+    import sre_compile as _compiler  # type: ignore[no-redef]
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _p  # type: ignore[no-redef]
 
@@ -109,7 +121,7 @@ def _rewrite(pattern):
     from . import regex_cache
 
     try:
-        return regex_cache.pattern_from_tree(("lowered", _form(), pattern.pattern, pattern.flags), pattern.flags & ~_IGNORECASE, lambda: _tree(pattern))
+        return regex_cache.pattern_from_tree(("lowered", _form(), pattern.pattern, pattern.flags), pattern.flags & ~_IGNORECASE, lambda: _tree(pattern), _code)
     except Exception:  # `re`'s internals are not a public interface: a tree this Python will not compile is searched as written
         return None
 
@@ -188,7 +200,7 @@ def _items(data) -> list:
                 raise _Cased
             av = group, add, remove, _sub(body)
         elif op is _c.BRANCH:
-            av = av[0], [_sub(branch) for branch in av[1]]
+            av = av[0], _shared([_sub(branch) for branch in av[1]])
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) or op is getattr(_c, "POSSESSIVE_REPEAT", None):
             av = av[0], av[1], _sub(av[2])
         elif op in (_c.ASSERT, _c.ASSERT_NOT):
@@ -206,3 +218,75 @@ def _items(data) -> list:
 def _sub(body):
     body.data = _items(body.data)
     return body
+
+
+_ONE_WAY = {_c.LITERAL, _c.NOT_LITERAL, _c.IN, _c.AT, _c.ANY}  # one character or none, matched one way only
+
+
+def _shared(branches: list) -> list:
+    """The alternatives, each run of neighbours that start with the same `_ONE_WAY` item written as
+    that item and then the run's rests, in their order. Such an item gives the same answer however
+    often it is tried, so `re` meets the rests in the same order as before."""
+    out, i = [], 0
+    while i < len(branches):
+        head = branches[i].data[0] if len(branches[i].data) > 1 else None
+        j = i + 1
+        if head is not None and head[0] in _ONE_WAY:
+            while j < len(branches) and len(branches[j].data) > 1 and branches[j].data[0] == head:
+                j += 1
+        if j - i == 1:
+            out.append(branches[i])
+        else:
+            state = branches[i].state
+            rests = _shared([_p.SubPattern(state, branch.data[1:]) for branch in branches[i:j]])
+            out.append(_p.SubPattern(state, [head, (_c.BRANCH, (None, rests))] if len(rests) > 1 else [head, *rests[0].data]))
+        i = j
+    return out
+
+
+def _code(tree, flags: int) -> list:
+    """`re`'s code for the twin, with the characters a match can start with in its info block when
+    `re`'s compiler wrote none there."""
+    code = _compiler._code(tree, flags)
+    first, empty = _first(tree.data)
+    if code[0] != _c.INFO or code[2] & (_c.SRE_INFO_PREFIX | _c.SRE_INFO_CHARSET) or first is None or empty:
+        return code
+    info = [_c.INFO, 0, _c.SRE_INFO_CHARSET, code[3], code[4]]  # min and max width as re wrote them
+    _compiler._compile_charset(_compiler._optimize_charset(first)[0], tree.state.flags | flags, info)
+    info[1] = len(info) - 1
+    return info + code[code[1] + 1 :]
+
+
+def _first(data) -> tuple:
+    """(the class items of every character a match of the sequence `data` can start with, or None for
+    any character; whether it can match without taking a character)."""
+    out = []
+    for op, av in data:
+        if op is _c.LITERAL:
+            return out + [(op, av)], False
+        if op is _c.IN:
+            return (None, False) if any(kind is _c.NEGATE for kind, _ in av) else (out + list(av), False)
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue  # takes no character (what it asks of the text is not used: a superset)
+        if op is _c.SUBPATTERN:
+            items, empty = _first(av[3].data)
+        elif op is getattr(_c, "ATOMIC_GROUP", None):
+            items, empty = _first(av.data)
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) or op is getattr(_c, "POSSESSIVE_REPEAT", None):
+            items, empty = _first(av[2].data)
+            empty = empty or av[0] == 0
+        elif op is _c.BRANCH:
+            items, empty = [], False
+            for branch in av[1]:
+                more, may = _first(branch.data)
+                if more is None:
+                    return None, False
+                items, empty = items + more, empty or may
+        else:
+            return None, False  # any character, a back-reference
+        if items is None:
+            return None, False
+        out += items
+        if not empty:
+            return out, False
+    return out, True

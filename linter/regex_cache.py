@@ -65,10 +65,12 @@ def install() -> None:
     atexit.register(_save)
 
 
-def pattern_from_tree(key: tuple, flags: int, tree_of):
+def pattern_from_tree(key: tuple, flags: int, tree_of, code_of=None):
     """The pattern `re`'s compiler makes of the parse tree `tree_of()` with `flags` (None when
     `tree_of` makes no tree), kept under `key`: for a pattern built as a tree, whose text `re` is
-    not handed (a lower-case twin). The key names everything the tree depends on."""
+    not handed (a lower-case twin). `code_of(tree, flags)`, when given, makes the code in place of
+    `re`'s code generator (`_sre.compile` still checks it; what it refuses raises ValueError). The
+    key names everything the tree and the code depend on."""
     entry = _table.get(key, False)
     _used.add(key)
     if entry is None:
@@ -81,8 +83,15 @@ def pattern_from_tree(key: tuple, flags: int, tree_of):
     if tree is None:
         _keep(key, None)
         return None
-    compiled = _compile_as_re(tree, flags)
-    _learn(key, None, tree, flags, compiled)
+    if code_of is None:
+        compiled = _compile_as_re(tree, flags)
+        _learn(key, None, tree, flags, compiled)
+        return compiled
+    entry = _entry(tree, flags, code_of)
+    compiled = _made(None, entry)
+    if compiled is None:
+        raise ValueError("_sre refused the code made for the tree")
+    _keep(key, entry)
     return compiled
 
 
@@ -105,22 +114,25 @@ def _compile(pattern, flags=0):
 def _learn(key, pattern, tree, flags, compiled) -> None:
     """Keep under `key` what `re`'s compiler makes of `tree` (of `pattern` parsed, when None) when
     `_sre` makes of it the very pattern `re` compiled."""
-    from array import array
-
     try:
-        if tree is None:
-            tree = _parser.parse(pattern, flags)
-        code = _compiler._code(tree, flags)  # as `re`'s compile does: the code, then the groups both ways
-        groupindex = tree.state.groupdict
-        indexgroup = [None] * tree.state.groups
-        for name, index in groupindex.items():
-            indexgroup[index] = name
-        entry = (int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, dict(groupindex), tuple(indexgroup))
+        entry = _entry(_parser.parse(pattern, flags) if tree is None else tree, flags, _compiler._code)
     except Exception:  # `re`'s internals are not a public interface: what this Python's do not allow is not kept
         return
     made = _made(pattern, entry)
     if made is not None and made == compiled and made.groups == compiled.groups and made.groupindex == compiled.groupindex:
         _keep(key, entry)
+
+
+def _entry(tree, flags: int, code_of) -> tuple:
+    """What `_made` compiles: the code of `tree`, then its groups both ways, as `re`'s compile does."""
+    from array import array
+
+    code = code_of(tree, flags)
+    groupindex = tree.state.groupdict
+    indexgroup = [None] * tree.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return int(flags | tree.state.flags), array("I", code).tobytes(), tree.state.groups - 1, dict(groupindex), tuple(indexgroup)
 
 
 def _keep(key, entry) -> None:

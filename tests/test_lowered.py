@@ -91,7 +91,7 @@ def test_a_pattern_whose_twin_does_not_compile_is_searched_as_written(monkeypatc
 
     pattern = re.compile(r"\buser[- ]phrase\b", re.IGNORECASE)  # a user rule's phrase, say
     monkeypatch.setattr(regex_cache, "_table", {})  # not a twin kept by an earlier run
-    monkeypatch.setattr(regex_cache, "_compile_as_re", refuse)
+    monkeypatch.setattr(lowered._compiler, "_code", refuse)  # `re`'s code generator
     assert lowered.twin(pattern) is None
     assert lowered.search(pattern, "a USER-phrase here").span() == (2, 13)
     assert [m.group(0) for m in lowered.finditer(pattern, "User phrase, user-PHRASE")] == ["User phrase", "user-PHRASE"]
@@ -134,3 +134,65 @@ def test_a_long_text_is_lowered_once_while_its_sentences_are_searched():
         lowered.lower(text[i * 23 : i * 23 + 22])
         assert lowered.lower(text) is first
     assert first == text.lower() and len(first) == len(text)
+
+
+def _start_set(pattern) -> set | None:
+    """The characters the twin's info block says a match can start with (None: no set written)."""
+    items, empty = lowered._first(lowered._tree(pattern).data)
+    if items is None or empty:
+        return None
+    return {chr(c) for c in range(128) if re.fullmatch(lowered._compiler.compile(lowered._p.SubPattern(
+        lowered._tree(pattern).state, [(lowered._c.IN, items)]), 0), chr(c))}
+
+
+@pytest.mark.parametrize("pattern, starts", [
+    (r"\b(?:credits?|refund)\b", set("cr")),
+    (r"(?=[^\W_])(?:\bup|\bdown|n['’]t)", set("udn")),  # a look-ahead takes no character: the alternatives' letters
+    (r"(?:\bno\s+)?(?:longer|more)", set("nlm")),  # an optional first item: what follows it may start too
+    (r"\d+(?:st|nd)?|Q[1-4]", set("0123456789q")),
+    (r"(?<!not )\bavailable", set("a")),
+    (r"[^a-z]x", None),  # a negated class: any character could start
+    (r"(?:x?)*\by", set("xy")),
+    (r"(?P<w>will|shall)\s+(?P=w)", set("ws")),
+])
+def test_the_twins_start_set(pattern, starts):
+    assert _start_set(re.compile(pattern, re.IGNORECASE)) == starts
+
+
+def test_neighbouring_alternatives_share_their_first_item():
+    tree = lowered._tree(re.compile(r"\bup\b|\bdown\b|n't|\bleft|\bright", re.IGNORECASE))
+    (op, (_, branches)), = tree.data
+    assert op is lowered._c.BRANCH
+    assert [b.data[0] for b in branches] == [(lowered._c.AT, lowered._c.AT_BOUNDARY), (lowered._c.LITERAL, ord("n")),
+                                             (lowered._c.AT, lowered._c.AT_BOUNDARY)]  # in their order, n't between
+
+
+_ATOMS = st.sampled_from(["up", "down", "do", "ab", "a", "n't", "[a-c]", "[^a ]", r"\d", r"\w", r"\s", ".", "-", r"\b", r"\B", "^", "$",
+                          "(?<=a)", "(?<!b)", "(?=u)", "(?!d)", r"(?=\w)", "(?!up)"])
+
+
+def _combined(inner):
+    return st.one_of(
+        st.lists(inner, min_size=2, max_size=4).map("".join),
+        st.lists(inner, min_size=2, max_size=5).map(lambda alternatives: "(?:" + "|".join(alternatives) + ")"),
+        st.lists(inner, min_size=2, max_size=4).map(lambda alternatives: "(?:" + "|".join(r"\b" + a for a in alternatives) + ")"),
+        st.tuples(inner, st.sampled_from(["?", "*", "+", "{0,2}", "{1,2}", "??"])).map(lambda t: f"(?:{t[0]}){t[1]}"),
+        inner.map(lambda a: f"({a})"),
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.recursive(_ATOMS, _combined, max_leaves=10), st.sampled_from(["", "t", "[a-d]", r"\w"]),
+       st.lists(st.sampled_from(["up", "down", "do", "ab", "a", "n't", "t", "c", "w", " ", "-", "1", ".", "UP", "Do", "N'T"]), max_size=12).map("".join))
+def test_generated_patterns_find_the_same_through_their_twin(source, last, text):
+    """The twin's shared first items and start set never change what is found (nor drop the twin);
+    a last character makes most generated patterns take one, so that they have a twin."""
+    try:
+        pattern = re.compile(source + last, re.IGNORECASE)
+    except re.error:
+        return  # a look-behind of varying width and the like: not a pattern
+    for pos in range(len(text) + 1):
+        expected = pattern.search(text, pos)
+        found = lowered.search(pattern, text, pos)
+        assert (found and (found.span(), found.groups())) == (expected and (expected.span(), expected.groups())), (source + last, pos)
+    assert lowered._rewrite(pattern) is None or lowered.twin(pattern) is not None, f"{source + last}: the twin read the text differently"
