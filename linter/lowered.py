@@ -226,7 +226,9 @@ _ONE_WAY = {_c.LITERAL, _c.NOT_LITERAL, _c.IN, _c.AT, _c.ANY}  # one character o
 def _shared(branches: list) -> list:
     """The alternatives, each run of neighbours that start with the same `_ONE_WAY` item written as
     that item and then the run's rests, in their order. Such an item gives the same answer however
-    often it is tried, so `re` meets the rests in the same order as before."""
+    often it is tried, so `re` meets the rests in the same order as before. An alternative that
+    starts with a repeated character or class starts with one of it (`_peeled`)."""
+    branches = [_peeled(branch) for branch in branches]
     out, i = [], 0
     while i < len(branches):
         head = branches[i].data[0] if len(branches[i].data) > 1 else None
@@ -242,6 +244,20 @@ def _shared(branches: list) -> list:
             out.append(_p.SubPattern(state, [head, (_c.BRANCH, (None, rests))] if len(rests) > 1 else [head, *rests[0].data]))
         i = j
     return out
+
+
+def _peeled(branch):
+    """`branch`, when it starts with a greedy or lazy repeat of one `_ONE_WAY` character item taken
+    at least once, as that item and then the repeat taken once less (`\\d{1,2}` as `\\d\\d{0,1}`):
+    the same counts tried in the same order, and `re` can skip the alternative on its first
+    character without entering it."""
+    if not branch.data or branch.data[0][0] not in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+        return branch
+    op, (low, high, body) = branch.data[0]
+    if low < 1 or len(body.data) != 1 or body.data[0][0] not in _ONE_WAY or body.data[0][0] is _c.AT:
+        return branch
+    rest = [] if high == 1 else [(op, (low - 1, high if high == _c.MAXREPEAT else high - 1, body))]
+    return _p.SubPattern(branch.state, [body.data[0], *rest, *branch.data[1:]])
 
 
 def _code(tree, flags: int) -> list:

@@ -165,10 +165,16 @@ def test_neighbouring_alternatives_share_their_first_item():
     assert op is lowered._c.BRANCH
     assert [b.data[0] for b in branches] == [(lowered._c.AT, lowered._c.AT_BOUNDARY), (lowered._c.LITERAL, ord("n")),
                                              (lowered._c.AT, lowered._c.AT_BOUNDARY)]  # in their order, n't between
+    for source, text, expected in ((r"\bdown|\bdo", "Download", "Down"), (r"\bdo|\bdown", "Download", "Do"),
+                                   (r"\d{1,2}th|\d{1,2}", "on the 12TH", "12TH")):  # the first alternative that matches wins
+        pattern = re.compile(source, re.IGNORECASE)
+        assert lowered.search(pattern, text).group(0) == expected
+        assert lowered.twin(pattern) is not None, source  # the twin found the same match: kept
 
 
 _ATOMS = st.sampled_from(["up", "down", "do", "ab", "a", "n't", "[a-c]", "[^a ]", r"\d", r"\w", r"\s", ".", "-", r"\b", r"\B", "^", "$",
-                          "(?<=a)", "(?<!b)", "(?=u)", "(?!d)", r"(?=\w)", "(?!up)"])
+                          "(?<=a)", "(?<!b)", "(?=u)", "(?!d)", r"(?=\w)", "(?!up)",
+                          r"\d{1,2}", "[a-c]+", "a+?", "t{2}", r"\w{2,3}?"])
 
 
 def _combined(inner):
