@@ -51,7 +51,6 @@ _recent = ["", ""]  # the last text lowered and its lowered form: a rule asks se
 _KEPT = 4096  # a text this long is also kept among the last few: windows of a long clause are searched one after the
 # other, between searches of its sentences, and lowering it again for each would be quadratic
 _lowered: dict = {}  # id(text) -> (text, lowered) of those, the most recently asked last
-_FORM = None  # see `_form`
 
 
 class _Cased(Exception):
@@ -121,7 +120,7 @@ def _rewrite(pattern):
     from . import regex_cache
 
     try:
-        return regex_cache.pattern_from_tree(("lowered", _form(), pattern.pattern, pattern.flags), pattern.flags & ~_IGNORECASE, lambda: _tree(pattern), _code)
+        return regex_cache.pattern_from_tree(("lowered", regex_cache.source_form(__file__), pattern.pattern, pattern.flags), pattern.flags & ~_IGNORECASE, lambda: _tree(pattern), _code)
     except Exception:  # `re`'s internals are not a public interface: a tree this Python will not compile is searched as written
         return None
 
@@ -137,19 +136,6 @@ def _tree(pattern):
         return None
     tree.state.flags &= ~_IGNORECASE
     return tree
-
-
-def _form() -> tuple:
-    """What a twin kept between runs depends on besides its pattern: this module's code."""
-    global _FORM
-    if _FORM is None:
-        import os
-
-        from . import __version__
-
-        stat = os.stat(__file__)
-        _FORM = (__version__, stat.st_mtime_ns, stat.st_size)
-    return _FORM
 
 
 def _char(code: int) -> int:

@@ -74,11 +74,14 @@ def search(pattern, text: str, *span):
 
 def _gate(pattern) -> tuple:
     """(a function of the text, lower-cased under IGNORECASE, that is False when no match can exist,
-    or None when nothing is required; whether the pattern ignores case)."""
+    or None when nothing is required; whether the pattern ignores case). What the pattern requires
+    is kept between runs (`clusterlint.regex_cache`): reading its parse tree is the slow part."""
     if not isinstance(pattern.pattern, str):
         return None, False
-    ignore_case = bool(pattern.flags & _IGNORECASE)
-    need = _sequence(_p.parse(pattern.pattern, pattern.flags), ignore_case)
+    from clusterlint import regex_cache
+
+    need, ignore_case = regex_cache.kept(("prefilter", regex_cache.source_form(__file__), pattern.pattern, pattern.flags),
+                                         lambda: _read(pattern), _well_formed)
     if need is None:
         return None, ignore_case
     code = _code(need)
@@ -87,6 +90,22 @@ def _gate(pattern) -> tuple:
     if need[0] == "and" or any(item[0] != "lit" for item in need[1]):
         code = f"any(map(t.__contains__, {cover!r})) and {code}"  # a few words first, the whole test only for a text that holds one
     return eval(compile(f"lambda t: {code}", "<prefilter>", "eval")), ignore_case  # only `in`, `and`, `or` and string literals
+
+
+def _read(pattern) -> tuple:
+    """(what every match of the pattern requires, or None; whether it ignores case)."""
+    ignore_case = bool(pattern.flags & _IGNORECASE)
+    return _sequence(_p.parse(pattern.pattern, pattern.flags), ignore_case), ignore_case
+
+
+def _well_formed(kept) -> bool:
+    """Whether a kept value has the shape `_read` gives: its strings become literals of the gate."""
+    def need(item) -> bool:
+        return (isinstance(item, tuple) and len(item) == 2 and (
+            item[0] == "lit" and isinstance(item[1], str)
+            or item[0] in ("and", "or") and isinstance(item[1], tuple) and len(item[1]) > 1 and all(map(need, item[1]))))
+
+    return isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], bool) and (kept[0] is None or need(kept[0]))
 
 
 def _cover(need) -> set:

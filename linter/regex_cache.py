@@ -95,6 +95,35 @@ def pattern_from_tree(key: tuple, flags: int, tree_of, code_of=None):
     return compiled
 
 
+def kept(key: tuple, make, valid):
+    """A value read from a pattern that costs more to work out than to keep (what
+    `clusterlint.prefilter` reads from a parse tree: tuples of strings), kept under `key` beside the
+    compiled patterns; a kept value `valid` refuses (a damaged file) is worked out again."""
+    _used.add(key)
+    value = _table.get(key, _table)
+    if value is _table or not valid(value):
+        value = make()
+        _keep(key, value)
+    return value
+
+
+def source_form(file: str) -> tuple:
+    """What a value kept for the module at `file` depends on besides its pattern: the module's code
+    (clusterlint's version, the file's time and size)."""
+    form = _forms.get(file)
+    if form is None:
+        import os
+
+        from . import __version__
+
+        stat = os.stat(file)
+        form = _forms[file] = (__version__, stat.st_mtime_ns, stat.st_size)
+    return form
+
+
+_forms: dict = {}
+
+
 def _compile(pattern, flags=0):
     """`re`'s compile function, served from the cache for a pattern string."""
     if type(pattern) not in (str, bytes) or flags & _compiler.SRE_FLAG_DEBUG:

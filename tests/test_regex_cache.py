@@ -207,6 +207,30 @@ def test_twins_are_kept_and_served_as_lowered_makes_them(cache, monkeypatch):
             _same(served, made[p])
 
 
+def test_a_prefilters_requirement_is_kept_and_read_again_only_when_damaged(cache, monkeypatch):
+    from clusterlint import prefilter
+
+    pattern = re.compile(r"\b(?:service\s+)?credits?\b|\brefund\w*", re.IGNORECASE)
+    gate, ignore_case = prefilter._gate(pattern)
+    answers = [gate(t) for t in ("a service credit", "refunds", "nothing owed")]
+    assert answers == [True, True, False] and ignore_case
+    _reload()
+
+    def no_parse(*args):
+        raise AssertionError("read from the parse tree again, not served from the cache")
+
+    with monkeypatch.context() as m:
+        m.setattr(prefilter._p, "parse", no_parse)
+        served, served_case = prefilter._gate(pattern)
+        assert [served(t) for t in ("a service credit", "refunds", "nothing owed")] == answers and served_case
+    key = next(k for k in regex_cache._table if k[0] == "prefilter" and k[2] == pattern.pattern)
+    for damaged in (("lit", 3), (("lit", "x"), "yes"), (("or", (("lit", "a"),)), True), "lambda t: 1"):
+        regex_cache._table[key] = damaged
+        again, _ = prefilter._gate(pattern)
+        assert [again(t) for t in ("a service credit", "refunds", "nothing owed")] == answers, damaged
+        assert regex_cache._table[key] != damaged  # worked out again and kept anew
+
+
 def test_a_check_run_twice_keeps_its_patterns_and_reports_the_same(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     quote = os.path.join(os.path.dirname(__file__), "..", "specs", "forge-h100-quote.yaml")
