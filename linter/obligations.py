@@ -367,9 +367,9 @@ def is_noun_or_predicate(text: str, offset: int) -> str | None:
     """'a noun' when the words at `offset` are used as a noun ("any attempt to assign"), 'a condition'
     when they are a predicate adjective ("(i) is commercially reasonable"), else None."""
     before = text[max(0, offset - 30) : offset]
-    if _NOUN.search(before):
+    if lowered.search(_NOUN, before):
         return "a noun"
-    if _PREDICATE.search(before):
+    if lowered.search(_PREDICATE, before):
         return "a condition"
     return None
 

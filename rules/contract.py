@@ -100,7 +100,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         # (not "in a commercially reasonable manner", nor "as soon as commercially reasonable")
     if words.lower().startswith("best") and (_SERVICE_CLASS.match(text, match.end()) or _CLASS_BEFORE.search(text, max(0, match.start() - 30), match.start())):
         return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
-    if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
+    if lowered.search(_NOT_MERELY, text, max(0, match.start() - 60), match.start()):
         return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
     if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
@@ -117,7 +117,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
 def _asked_of_customer(text: str, match: re.Match, who) -> bool:
     """Whether the effort words are what the vendor asks of the customer: "Provider asks the Customer
     to make all reasonable effort to ..." binds the customer, not the vendor."""
-    asked = _ASKS.search(text, max(0, match.start() - 80), match.start())
+    asked = lowered.search(_ASKS, text, max(0, match.start() - 80), match.start())
     return asked is not None and who.party(asked.group(1)) == "customer"
 
 
