@@ -7,7 +7,8 @@ parse tree) for the literal runs a match must contain: a sequence needs all of i
 literals, an alternation one of its branches', an optional item nothing. It answers False only
 when the text holds none of them, so a search it rules out could not have matched: the answer of
 the search, not just its speed, is the same. Reading a long pattern costs more than scanning a short
-document with it, so a pattern is read only once it has been asked about `WORTH` characters.
+document with it, so a pattern is read only once it has been asked about `WORTH` characters (and
+what it requires is kept between runs).
 
 Exact under IGNORECASE: the text is lower-cased, after the four characters `re` takes as an ASCII
 letter in any case (dotless and dotted i, long s, the Kelvin sign) are written as that letter; only
@@ -31,7 +32,8 @@ _IGNORECASE = _c.SRE_FLAG_IGNORECASE
 
 
 # characters of text a pattern is asked about before its requirements are read: reading the rules'
-# patterns costs what scanning some 35 KB with them does, so a short contract is scanned as it is
+# patterns costs what scanning some 35 KB with them does (on a run that does not find them kept, see
+# `_gate`), so a short contract is scanned as it is
 # (callgrind, 300 KB of terms: 7.45 G instructions before, 5.18 G with 32 KB, 5.53 G with 64 KB;
 # 30 KB of them: +1.0% with 32 KB, +5.6% with 16 KB)
 WORTH = 32768
