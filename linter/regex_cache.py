@@ -122,6 +122,7 @@ def source_form(file: str) -> tuple:
 
 
 _forms: dict = {}
+_current: dict = {}  # kind -> the form of its module this process keeps entries for (see `_keep`)
 
 
 def _compile(pattern, flags=0):
@@ -165,10 +166,16 @@ def _entry(tree, flags: int, code_of) -> tuple:
 
 
 def _keep(key, entry) -> None:
-    """Keep an entry; a full table first lets go of what this process did not ask for (an older
-    clusterlint's twins, another project's rules), so it never stops taking what runs use now."""
+    """Keep an entry; a full table first lets go of what this process did not ask for (another
+    project's rules), so it never stops taking what runs use now. An entry kept for a module (a key
+    of (kind, `source_form`, ...)) lets go of that kind's entries for every other form of the module:
+    an older clusterlint's twins are never asked for again, and every run would read them."""
     global _added
     _used.add(key)
+    if isinstance(key[1], tuple) and _current.get(key[0]) != key[1]:
+        _current[key[0]] = key[1]
+        for old in [old for old in list(_table) if old[0] == key[0] and isinstance(old[1], tuple) and old[1] != key[1]]:
+            _table.pop(old, None)
     if len(_table) >= MAX_ENTRIES:
         for old in [old for old in list(_table) if old not in _used]:  # a copy: another thread may compile meanwhile
             _table.pop(old, None)

@@ -231,6 +231,20 @@ def test_a_prefilters_requirement_is_kept_and_read_again_only_when_damaged(cache
         assert regex_cache._table[key] != damaged  # worked out again and kept anew
 
 
+def test_twins_of_an_older_version_are_let_go_when_this_ones_are_kept(cache, monkeypatch):
+    from clusterlint.rules import contract
+
+    monkeypatch.setattr(regex_cache, "_current", {})
+    older = ("lowered", ("0.0.9", 1, 2), contract._CAPACITY.pattern, contract._CAPACITY.flags)
+    regex_cache._table[older] = regex_cache._table[("lowered", 0)] = None  # another version's twin; a pattern "lowered"
+    regex_cache._table[("prefilter", ("0.0.9", 1, 2), "x", 0)] = (None, False)  # another kind: not this one's to drop
+    monkeypatch.setattr(lowered, "_twins", {})
+    assert lowered.twin(contract._ASKS) is not None
+    assert older not in regex_cache._table and ("lowered", 0) in regex_cache._table
+    assert ("prefilter", ("0.0.9", 1, 2), "x", 0) in regex_cache._table
+    assert any(key[0] == "lowered" and key[1] == regex_cache.source_form(lowered.__file__) for key in regex_cache._table)
+
+
 def test_a_check_run_twice_keeps_its_patterns_and_reports_the_same(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     quote = os.path.join(os.path.dirname(__file__), "..", "specs", "forge-h100-quote.yaml")
