@@ -18,11 +18,13 @@ Exact, not approximately so:
   clears a flag; ASCII and LOCALE patterns are not rewritten. Any other pattern is searched as it is.
 - lowering keeps what `\\w`, `\\d`, `\\s` and `\\b` see (a test checks every code point).
 
-Two changes to the twin make `re` try fewer places, without changing where it matches:
+Three changes to the twin make `re` try fewer places, without changing where it matches:
 - neighbouring alternatives that start with the same one-character or zero-width item (`\\b`, a
   letter, a class) share it: `\\bup|\\bdown` is searched as `\\b(?:up|down)`. `re` tests an
   alternative that starts with a character or a class without entering it, but enters every one
   that starts with `\\b`; tried in the same order, the alternatives give the same match.
+- an alternative led by a repeated character or class is led by one of it (`\\d{1,2}` as
+  `\\d\\d{0,1}`): the same counts in the same order, and `re` can skip it on its first character.
 - the twin's first characters: `re` skips over characters that cannot start a match only when the
   pattern's first item is a character or a class. A twin that starts with `\\b`, a look-around or
   an alternation of words has its own set written in (`_first`): every character a match can begin

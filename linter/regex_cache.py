@@ -23,6 +23,12 @@ Exact, not approximately so:
 - anything but CPython, a bytes-or-str subclass, a DEBUG compile or a parse tree passed in goes to
   `re`'s compiler as it is.
 A cache that cannot be read or written is simply not used; the file is written whole or not at all.
+
+The same table keeps what other modules build from patterns, under keys of (kind, `source_form` of
+the module, ...): a lower-case twin, whose code `clusterlint.lowered` makes (`pattern_from_tree`
+with `code_of`; `_sre.compile` checks it as it checks any entry), and what `clusterlint.prefilter`
+reads from a parse tree (`kept`, checked by the caller's `valid`). Keeping one for a module's
+current form lets go of that kind's entries for its other forms (`_keep`).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ MAX_ENTRIES = 2048  # a run of clusterlint's own compiles about 200; user rules,
 
 _compile_as_re = _compiler.compile  # `re`'s own compile function
 _path = None  # the cache file, chosen at install: the process reads and writes one file; None: not installed
-_table: dict = {}  # key -> (flags, code as bytes, groups - 1, groupindex, indexgroup), or None: no pattern (a twin)
+_table: dict = {}  # key -> (flags, code as bytes, groups - 1, groupindex, indexgroup), None: no pattern (a twin), or a `kept` value
 _added = False  # whether this process compiled anything the file did not hold
 _used: set = set()  # the keys this process asked for
 
@@ -100,8 +106,8 @@ def kept(key: tuple, make, valid):
     `clusterlint.prefilter` reads from a parse tree: tuples of strings), kept under `key` beside the
     compiled patterns; a kept value `valid` refuses (a damaged file) is worked out again."""
     _used.add(key)
-    value = _table.get(key, _table)
-    if value is _table or not valid(value):
+    value = _table.get(key, _MISSING)
+    if value is _MISSING or not valid(value):
         value = make()
         _keep(key, value)
     return value
@@ -121,6 +127,7 @@ def source_form(file: str) -> tuple:
     return form
 
 
+_MISSING = object()
 _forms: dict = {}
 _current: dict = {}  # kind -> the form of its module this process keeps entries for (see `_keep`)
 
