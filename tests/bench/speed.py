@@ -74,6 +74,15 @@ def pairs(a: list[str], b: list[str], runs: int) -> dict:
     }
 
 
+def clauses(n: int) -> str:
+    """A Markdown contract of `n` clauses, each of which fires CON001 and CON005."""
+    lines = ["# Master Services Agreement", ""]
+    for i in range(1, n + 1):
+        lines.append(f"{i}. Provider will use commercially reasonable efforts to deliver item {i} of the "
+                     f"order by the agreed date, at 2.10 USD per GPU-hour, subject to availability.")
+    return "\n".join(lines) + "\n"
+
+
 def make_inputs(tmp: Path) -> dict[str, list[str]]:
     """Each case's clusterlint arguments (after `clusterlint`), generating what it needs."""
     many = tmp / "many"
@@ -90,11 +99,7 @@ def make_inputs(tmp: Path) -> dict[str, list[str]]:
               "    inter_node: {fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, dedicated: true}"]
     (tmp / "pools.yaml").write_text("\n".join(pools) + "\n", encoding="utf-8")
 
-    clauses = ["# Master Services Agreement", ""]
-    for i in range(1, 20001):
-        clauses.append(f"{i}. Provider will use commercially reasonable efforts to deliver item {i} of the "
-                       f"order by the agreed date, at 2.10 USD per GPU-hour, subject to availability.")
-    (tmp / "contract-20000.md").write_text("\n".join(clauses) + "\n", encoding="utf-8")
+    (tmp / "contract-20000.md").write_text(clauses(20000), encoding="utf-8")
 
     quotes = [str(SPECS / n) for n in ("aws-p5-48xlarge.yaml", "gcp-a3-highgpu-8g.yaml", "forge-h100-quote.yaml")]
     return {
