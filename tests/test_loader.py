@@ -53,8 +53,20 @@ def test_alias_bomb_stops_quickly():
 
 
 def test_deep_nesting_is_refused():
-    loaded = load_text("a: " + "[" * 5000 + "]" * 5000 + "\n", "deep.yaml")
+    # Below any YAML parser's own limit, clusterlint's limit is the one that speaks.
+    loaded = load_text("a: " + "[" * 100 + "]" * 100 + "\n", "deep.yaml")
+    assert [p.rule for p in loaded.problems] == ["SPEC001"]
     assert loaded.problems[0].message == "document is nested more than 64 levels deep"
+    assert loaded.documents == []
+
+
+def test_nesting_past_the_parsers_limit_is_a_spec001_not_a_crash():
+    # libyaml (PyYAML >= 6.0.4) stops at about 1,000 levels with its own words; whichever limit
+    # speaks, the result is one SPEC001 on line 1 and no document. The wording is the parser's.
+    loaded = load_text("a: " + "[" * 5000 + "]" * 5000 + "\n", "deep.yaml")
+    assert [p.rule for p in loaded.problems] == ["SPEC001"]
+    assert loaded.problems[0].line == 1
+    assert loaded.documents == []
 
 
 def test_size_limit_binary_and_encoding():
