@@ -1,3 +1,3 @@
-from .cli import main
+from clusterlint.cli import main
 
 main()

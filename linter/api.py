@@ -6,7 +6,7 @@ the spec path of the offending value, so the engine can give its line and column
 `Skip(reason)` when the check cannot run on this review; it is reported, never passed.
 """
 
-from .engine import Skip, check
-from .rules.common import Params
+from clusterlint.engine.review import Skip, check
+from clusterlint.rules.common import Params
 
 __all__ = ["Params", "Skip", "check"]

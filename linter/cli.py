@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
-from . import __version__, regex_cache
+from clusterlint import __version__, regex_cache
 
 regex_cache.install()  # before click, PyYAML and pydantic define their patterns
 
 import click  # noqa: E402
 
-from .reporters import FORMATS  # noqa: E402
+from clusterlint.reporters import FORMATS  # noqa: E402
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -75,9 +75,9 @@ class Group(click.Group):
 
     def invoke(self, ctx):
         _no_pydantic_plugins()
-        from .config import ConfigError
-        from .registry import RuleError
-        from .run import UsageError
+        from clusterlint.config.settings import ConfigError
+        from clusterlint.engine.registry import RuleError
+        from clusterlint.check import UsageError
 
         try:
             return super().invoke(ctx)
@@ -195,8 +195,8 @@ def output_options(fn):
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_skipped, write_baseline, skip_non_specs, color, **flags):
     """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
-    from .reporters import STREAMS, render, resolve
-    from .run import Options, check as run_check
+    from clusterlint.reporters import STREAMS, render, resolve
+    from clusterlint.check import Options, check as run_check
 
     _check_formats(formats, outputs)
     options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
@@ -205,7 +205,7 @@ def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_
         _stream(options, resolve(formats[0]), show_suppressed, show_skipped, color, outputs[0] if outputs else None)
     report = run_check(options)
     if write_baseline:
-        from . import baseline
+        from clusterlint.policy import baseline
 
         _refuse_input(write_baseline, {k: v for k, v in report.inputs.items() if v != "the baseline"})
 
@@ -223,8 +223,8 @@ def _stream(options, fmt: str, show_suppressed: bool, show_skipped: bool, color,
     standard output or to one --output file), keeping only what the summary needs; exit 1 when a file
     fails. The output file is opened once every input is known (and refused when it is one of them),
     so a configuration, shared-document or baseline error leaves it as it was."""
-    from .reporters import open_stream
-    from .run import check as run_check
+    from clusterlint.reporters import open_stream
+    from clusterlint.check import check as run_check
 
     if output is not None:
         with _OutputFile(output) as out:
@@ -317,9 +317,9 @@ def _refuse_input(path: str, inputs: dict) -> None:
 @output_options
 def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_suppressed, color, **flags):
     """Check the delivered nodes' evidence against the QUOTE (and --contract): DLV findings point at the promise and name the evidence."""
-    from . import evidence
-    from .reporters import render
-    from .run import Options, check as run_check
+    from clusterlint.acceptance import evidence
+    from clusterlint.reporters import render
+    from clusterlint.check import Options, check as run_check
 
     _check_formats(formats, outputs)
     found = evidence.load(evidence_paths)
@@ -328,7 +328,7 @@ def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_
 
     def render_accept(fmt, report, color=False):
         if fmt in ("markdown", "html"):
-            from .reporters import acceptance
+            from clusterlint.reporters import acceptance
 
             return acceptance.render(fmt, report)
         return render(fmt, report, color=color)
@@ -364,8 +364,8 @@ def _write(path: str, text: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def config_cmd(path, config_file, isolated, fmt, **flags):
     """Print the configuration that applies to PATH (default: here), and where each value comes from."""
-    from .config import Resolver
-    from .reporters import docs
+    from clusterlint.config.settings import Resolver
+    from clusterlint.reporters import docs
 
     settings = Resolver(_cli_values(**flags), config_file, isolated).for_path(path)
     click.echo(docs.config_json(settings) if fmt == "json" else docs.config_text(settings), nl=False)
@@ -381,9 +381,9 @@ def estimate(quotes, workload, contract, accelerator, fmt):
     """Accelerators a workload needs (no QUOTES), or time, cost, deadline and budget on each quote."""
     import json as json_module
 
-    from . import estimate as est
-    from .reporters import compare as out
-    from .run import Options, check as run_check
+    from clusterlint.estimate import quotes as est
+    from clusterlint.reporters import compare as out
+    from clusterlint.check import Options, check as run_check
 
     if not quotes:
         model, rules = _workload_model(workload)
@@ -453,7 +453,7 @@ def _not_reviewed(lines: list[str]) -> None:
 
 def _workload_model(path: str):
     """The valid Workload in `path` and the rules configured for it (their params size it)."""
-    from .run import Options, check as run_check
+    from clusterlint.check import Options, check as run_check
 
     report = run_check(Options(paths=(path,)))
     found = [r.reviews[0].workload for r in report.results if r.reviews and r.reviews[0].workload is not None]
@@ -473,9 +473,9 @@ def _workload_model(path: str):
 @click.option("--output", "-o", metavar="FILE", help="Write the comparison to FILE instead of standard output.")
 def compare(quotes, workload, contract, rank_by, fmt, output):
     """Compare quotes side by side on one workload: score, network, storage, time, cost; ranked."""
-    from . import estimate as est
-    from .reporters import compare as out
-    from .run import Options, check as run_check
+    from clusterlint.estimate import quotes as est
+    from clusterlint.reporters import compare as out
+    from clusterlint.check import Options, check as run_check
 
     report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
     results, unreviewed = _estimable(report, workload, contract)
@@ -484,7 +484,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
         _not_reviewed(unreviewed)
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
     if fmt == "html":
-        from .reporters.html import render_comparison
+        from clusterlint.reporters.html import render_comparison
 
         text = render_comparison(rows, report, rank_by)
     else:
@@ -503,7 +503,7 @@ def compare(quotes, workload, contract, rank_by, fmt, output):
 @click.option("--write", "out_dir", metavar="DIR", help="Write every schema into DIR (the repo's schemas/).")
 def schema(kind, kind_opt, out_dir):
     """Print the JSON Schema of a document kind (or of the configuration file), or write them all with --write."""
-    from .schema import SCHEMAS as KINDS, dumps, generate
+    from clusterlint.model.schema import SCHEMAS as KINDS, dumps, generate
 
     kind = kind or kind_opt
     if out_dir:
@@ -517,7 +517,7 @@ def schema(kind, kind_opt, out_dir):
 
 def _write_schemas(out_dir: str, kinds, overwrite: bool) -> list[str]:
     """Write the kinds' schemas into `out_dir` (created if missing); without `overwrite`, keep copies there."""
-    from .schema import dumps, file_name, generate
+    from clusterlint.model.schema import dumps, file_name, generate
 
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         _fail(f"{out_dir}: not a folder (--write takes the folder the schemas go into)")
@@ -562,7 +562,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
     """
     from importlib import resources
 
-    from .schema import file_name
+    from clusterlint.model.schema import file_name
 
     file = file or f"{kind.lower()}.yaml"
     where = "." if file == "-" else (os.path.dirname(file) or ".")
@@ -576,7 +576,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
         modeline = f"{schema_url.rstrip('/')}/{file_name(kind)}"
     else:
         folder = schema_dir or os.path.join(_repo_root(where), "schemas")
-        from .loader import display
+        from clusterlint.readers.loader import display
 
         for target in _write_schemas(folder, [kind], overwrite=False):
             click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
@@ -602,7 +602,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
 def server():
     """Run the language server over stdio (needs the lsp extra: pip install 'clusterlint[lsp]')."""
     try:
-        from .server import main as serve
+        from clusterlint.server.lsp import main as serve
     except ImportError as exc:
         _fail(f"the language server needs pygls ({exc}); install it with: pip install 'clusterlint[lsp]'")
     serve()
@@ -613,21 +613,21 @@ def server():
 @click.option("--instances", is_flag=True, help="List the cloud instance types (`instance:` in a node pool) instead.")
 def catalog_cmd(fmt, instances):
     """List the accelerator catalog, or the instance types, with the source of each figure."""
-    from .reporters import docs
+    from clusterlint.reporters import docs
 
     if instances:
-        from .instances import load
+        from clusterlint.model.instances import load
 
         click.echo(docs.instances_json(load()) if fmt == "json" else docs.instances_text(load()), nl=False)
         return
-    from . import catalog
+    from clusterlint.model import catalog
 
     click.echo(docs.catalog_json(catalog.load()) if fmt == "json" else docs.catalog_text(catalog.load()), nl=False)
 
 
 def _known_rules(config_file, isolated) -> dict:
     """Every rule there is here: built-in, installed plugins', and the configuration's own."""
-    from .config import Resolver
+    from clusterlint.config.settings import Resolver
 
     return Resolver({}, config_file, isolated).for_path(".").rules
 
@@ -642,7 +642,7 @@ _CONFIG = click.option("--config", "config_file", metavar="FILE", help="Take use
 @_ISOLATED
 def rules(fmt, config_file, isolated):
     """List every rule: id, name, severity, area and summary (with the configuration's own rules)."""
-    from .reporters import docs
+    from clusterlint.reporters import docs
 
     render = {"text": docs.rules_text, "json": docs.rules_json, "markdown": docs.rules_markdown}[fmt]
     click.echo(render(_known_rules(config_file, isolated)), nl=False)
@@ -654,7 +654,7 @@ def rules(fmt, config_file, isolated):
 @_ISOLATED
 def rule(rule_id, config_file, isolated):
     """Print the full documentation of one rule (e.g. clusterlint rule NET003)."""
-    from .reporters import docs
+    from clusterlint.reporters import docs
 
     rules_by_id = _known_rules(config_file, isolated)
     found = rules_by_id.get(rule_id.upper()) or next((r for r in rules_by_id.values() if r.name == rule_id), None)

@@ -17,7 +17,7 @@ import hashlib
 import os
 import sys
 
-from . import user_cache
+from clusterlint import user_cache
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 

@@ -4,7 +4,7 @@
 only for the life of the process, so every run of a short-lived command pays again for every
 pattern that it, click, PyYAML and the standard library define. For a plain check of one quote that
 was about a tenth of the run (PyYAML's printable-character class alone takes 10 ms), and for a
-contract, with the rules' long phrase patterns and their lower-case twins (`clusterlint.lowered`),
+contract, with the rules' long phrase patterns and their lower-case twins (`clusterlint.contracts.lowered`),
 about a third.
 
 `install()` (the command line calls it before anything else is imported) puts itself in front of
@@ -25,8 +25,8 @@ Exact, not approximately so:
 A cache that cannot be read or written is simply not used; the file is written whole or not at all.
 
 The same table keeps what other modules build from patterns, under keys of (kind, `source_form` of
-the module, ...): a lower-case twin, whose code `clusterlint.lowered` makes (`pattern_from_tree`
-with `code_of`; `_sre.compile` checks it as it checks any entry), and what `clusterlint.prefilter`
+the module, ...): a lower-case twin, whose code `clusterlint.contracts.lowered` makes (`pattern_from_tree`
+with `code_of`; `_sre.compile` checks it as it checks any entry), and what `clusterlint.contracts.prefilter`
 reads from a parse tree (`kept`, checked by the caller's `valid`). Keeping one for a module's
 current form lets go of that kind's entries for its other forms (`_keep`).
 """
@@ -61,7 +61,7 @@ def install() -> None:
         return
     import atexit
 
-    from . import user_cache
+    from clusterlint import user_cache
 
     _path = user_cache.path(FILE)
     if _path is None:
@@ -103,7 +103,7 @@ def pattern_from_tree(key: tuple, flags: int, tree_of, code_of=None):
 
 def kept(key: tuple, make, valid):
     """A value read from a pattern that costs more to work out than to keep (what
-    `clusterlint.prefilter` reads from a parse tree: tuples of strings), kept under `key` beside the
+    `clusterlint.contracts.prefilter` reads from a parse tree: tuples of strings), kept under `key` beside the
     compiled patterns; a kept value `valid` refuses (a damaged file) is worked out again."""
     _used.add(key)
     value = _table.get(key, _MISSING)
@@ -120,7 +120,7 @@ def source_form(file: str) -> tuple:
     if form is None:
         import os
 
-        from . import __version__
+        from clusterlint import __version__
 
         stat = os.stat(file)
         form = _forms[file] = (__version__, stat.st_mtime_ns, stat.st_size)
@@ -224,7 +224,7 @@ def _save() -> None:
     """Write the table when this process added to it (silently not, when the folder cannot be written)."""
     import marshal
 
-    from . import user_cache
+    from clusterlint import user_cache
 
     if not _added or _path is None:
         return

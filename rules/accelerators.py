@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import sizing, units
-from clusterlint.engine import check
+from clusterlint.estimate import sizing
+from clusterlint.model import units
+from clusterlint.engine.review import check
 
-from .common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
+from clusterlint.rules.common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
 
 
 def _pool_count_path(review):

@@ -21,12 +21,13 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint import lowered, units
-from clusterlint.memo import last_document
-from clusterlint.prefilter import may_match, search
-from clusterlint.sentences import per_sentence, spans
+from clusterlint.contracts import lowered
+from clusterlint.model import units
+from clusterlint.contracts.memo import last_document
+from clusterlint.contracts.prefilter import may_match, search
+from clusterlint.contracts.sentences import per_sentence, spans
 
-from .common import Params
+from clusterlint.rules.common import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
 
@@ -59,14 +60,14 @@ def phrase_pattern(phrases) -> re.Pattern:
 @lru_cache(maxsize=64)  # a rule's pattern is asked for on every review
 def _phrase_pattern(phrases: tuple) -> re.Pattern:
     alternatives = [_gaps(p) for p in phrases]
-    from clusterlint.builtin_data import PHRASE_STARTS_WITH_LETTER as known  # the built-in phrases', worked out once
+    from clusterlint._generated.builtin_data import PHRASE_STARTS_WITH_LETTER as known  # the built-in phrases', worked out once
 
     letter = r"(?=[^\W\d_])" if all(known[a] if a in known else _starts_with_letter(a) for a in alternatives) else ""
     return re.compile(letter + _joined(alternatives), re.IGNORECASE)
 
 
 def _starts_with_letter(alternative: str) -> bool:
-    from clusterlint.backtracking import starts_with_letter
+    from clusterlint.engine.backtracking import starts_with_letter
 
     return starts_with_letter(alternative)
 
@@ -86,7 +87,7 @@ def check_phrases(value: list[str]) -> None:
             raise ValueError(f"phrase {phrase!r} is not a valid regular expression: {exc}") from None
     if not value:
         raise ValueError("name at least one phrase")
-    from clusterlint.backtracking import problem
+    from clusterlint.engine.backtracking import problem
 
     try:
         combined = re.compile(_joined([_gaps(p) for p in value]), re.IGNORECASE)  # phrases that compile alone can clash together (a flag mid-pattern)
@@ -103,7 +104,7 @@ def check_phrases(value: list[str]) -> None:
 
 @lru_cache(maxsize=1)
 def _builtin_phrase_lists() -> frozenset:
-    from clusterlint.builtin_data import RULES
+    from clusterlint._generated.builtin_data import RULES
 
     return frozenset(tuple(rule["params"]["phrases"]) for rule in RULES.values() if "phrases" in (rule.get("params") or {}))
 
@@ -126,7 +127,7 @@ class Phrases(Params):
 
 
 class LearnedParams(Params):
-    """Params of a rule with a learned second reading (`clusterlint.clause_model`): the score a
+    """Params of a rule with a learned second reading (`clusterlint.contracts.clause_model`): the score a
     sentence no pattern matches must pass to be read as the rule's shape; null turns it off."""
 
     learned: float | None = Field(None, description=(
@@ -158,7 +159,7 @@ def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | N
     strongest words."""
     if threshold is None:
         return
-    from clusterlint import clause_model
+    from clusterlint.contracts import clause_model
 
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
@@ -316,7 +317,7 @@ def favours_customer(text: str, match: re.Match, who) -> bool:
     right only when the customer (or either party) holds it ("Provider may terminate your instances"
     is the vendor's remedy, not the buyer's); a credit, refund or damages unless the vendor merely
     may grant it or the customer is the one who pays."""
-    from clusterlint.obligations import read_at
+    from clusterlint.contracts.obligations import read_at
 
     if _NO_REMEDY.search(text, max(0, match.start() - 20), match.start()):
         return False  # "no compensation is foreseen", "without any credit"
@@ -329,8 +330,8 @@ def favours_customer(text: str, match: re.Match, who) -> bool:
 
 
 def parties_of(review):
-    """The parties of the review's contract: its own and the configuration's (see `clusterlint.obligations`)."""
-    from clusterlint.obligations import parties
+    """The parties of the review's contract: its own and the configuration's (see `clusterlint.contracts.obligations`)."""
+    from clusterlint.contracts.obligations import parties
 
     return parties(review.contract, review.config.get("parties"))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint import sizing
-from clusterlint.engine import PartSkip, Skip
-from clusterlint.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+from clusterlint.estimate import sizing
+from clusterlint.engine.review import PartSkip, Skip
+from clusterlint.estimate.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
 
 
 class Params(BaseModel):

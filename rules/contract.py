@@ -1,7 +1,7 @@
 """CON, REL002-003, LCK004, CST004: what the contract promises, and what it leaves out.
 
 Each rule reads the structured terms of a Contract first and its clauses second, so the same
-rule works on a YAML contract and on the vendor's own text (see `clusterlint.prose`).
+rule works on a YAML contract and on the vendor's own text (see `clusterlint.readers.prose`).
 """
 
 from __future__ import annotations
@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 from pydantic import Field
 
-from clusterlint import lowered, units
-from clusterlint.engine import Skip, check
-from clusterlint.prefilter import may_match, search
-from clusterlint.sentences import per_sentence, sentence_at, sentence_span
+from clusterlint.contracts import lowered
+from clusterlint.model import units
+from clusterlint.engine.review import Skip, check
+from clusterlint.contracts.prefilter import may_match, search
+from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_span
 
-from . import clauses
-from .clauses import DATE, MEASURE, REMEDY, LearnedParams, LearnedPhrases, candidates, parts, sentences_with, texts
-from .common import Params, fmt
-from .missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
+from clusterlint.rules import clauses
+from clusterlint.rules.clauses import DATE, MEASURE, REMEDY, LearnedParams, LearnedPhrases, candidates, parts, sentences_with, texts
+from clusterlint.rules.common import Params, fmt
+from clusterlint.rules.missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
 
 # ---------------------------------------------------------------- promises of effort and availability
@@ -44,7 +45,7 @@ _SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:e
 
 @check(LearnedPhrases)
 def reasonable_effort_clause(review, params):
-    from clusterlint.obligations import is_noun_or_predicate, read, read_at
+    from clusterlint.contracts.obligations import is_noun_or_predicate, read, read_at
 
     pattern, who = params.pattern, clauses.parties_of(review)
     for item in texts(review.contract):
@@ -87,7 +88,7 @@ def reasonable_effort_clause(review, params):
 def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
     """Whether the effort words `match`, used as `use` ("a noun", "a condition" or None) and read as
     `reading`, are no promise of the vendor's."""
-    from clusterlint.obligations import PASSIVE
+    from clusterlint.contracts.obligations import PASSIVE
 
     words = match.group(0)
     if use and _ACTION_WORD.match(words) and (reading.modality == "description" or reading.subject == PASSIVE
@@ -129,7 +130,7 @@ def quoted(text: str, match: re.Match) -> bool:
 
 def _learned_hit(review, item, match, learned, message):
     """A hit of the learned reading: its score, threshold and strongest words are its evidence."""
-    from clusterlint import clause_model
+    from clusterlint.contracts import clause_model
 
     hit = review.hit_words("Contract", item.path, match, message)
     hit.evidence = (*hit.evidence, *learned.as_evidence(clause_model.trained_on()))
@@ -179,7 +180,7 @@ _COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|
 
 @check(LearnedPhrases)
 def subject_to_availability(review, params):
-    from clusterlint.obligations import read, read_at
+    from clusterlint.contracts.obligations import read, read_at
 
     pattern, contract, who = params.pattern, review.contract, clauses.parties_of(review)
     reserved = None
@@ -478,7 +479,7 @@ def _promised(review, *patterns) -> bool:
     """Whether one sentence holds all `patterns` under the vendor's obligation ("Provider shall
     deliver ... by 2027-03-01", "The Cluster will be handed over on ..."): a date near a word like
     "Commission" in a recital-like description is no delivery promise."""
-    from clusterlint.obligations import read_at
+    from clusterlint.contracts.obligations import read_at
 
     who = clauses.parties_of(review)
     for item, match in sentences_with(review.contract, *patterns):
@@ -601,7 +602,7 @@ _EXPORT = re.compile(
 def _customer_may_terminate(review) -> bool:
     """A clause lets the customer (or either party) end the contract at will: for convenience, at
     any time or on notice. "Provider may terminate at any time" is no exit for the buyer."""
-    from clusterlint.obligations import read_at
+    from clusterlint.contracts.obligations import read_at
 
     who = clauses.parties_of(review)
     for item in texts(review.contract):

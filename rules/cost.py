@@ -1,16 +1,17 @@
 """CST: how long the training takes on this cluster, what it costs, and whether it fits the plan.
 
-All three read the sizing model of record (`clusterlint.sizing`): the same allocation, effective time
+All three read the sizing model of record (`clusterlint.estimate.sizing`): the same allocation, effective time
 and cost that `estimate` and `compare` print."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import sizing, units
-from clusterlint.engine import Skip, check
+from clusterlint.estimate import sizing
+from clusterlint.model import units
+from clusterlint.engine.review import Skip, check
 
-from .common import Params, fmt
+from clusterlint.rules.common import Params, fmt
 
 
 class Estimate(Params):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
-from clusterlint.engine import PartSkip, check
+from clusterlint.model import units
+from clusterlint.engine.review import PartSkip, check
 
-from .common import Params, fmt, memory
+from clusterlint.rules.common import Params, fmt, memory
 
 
 class Cores(Params):

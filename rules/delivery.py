@@ -10,10 +10,10 @@ import re
 
 from pydantic import Field
 
-from clusterlint import units
-from clusterlint.engine import Skip, check
+from clusterlint.model import units
+from clusterlint.engine.review import Skip, check
 
-from .common import Params, memory
+from clusterlint.rules.common import Params, memory
 
 GBPS_BITS = 8e9  # GB/s (nccl-tests busbw, decimal) in bits per second, the unit of every Rate
 

@@ -1,7 +1,7 @@
 """Generic checks for organisation rules written in YAML, with no Python.
 
 A user rule names one with `check: threshold` (or required, one-of, none-of, pattern, ratio)
-and gives its `params`; paths use the syntax of `clusterlint.paths`. `document` says which
+and gives its `params`; paths use the syntax of `clusterlint.model.paths`. `document` says which
 document the paths are in; it defaults to the rule's `needs` when that names one kind.
 Every check skips (with the reason) when its path reaches no value, so a policy never passes
 a document it could not read. `message` replaces the default message; `{path}`, `{value}`,
@@ -15,12 +15,12 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from clusterlint import units
-from clusterlint.engine import ParamError, Skip, check
-from clusterlint.findings import dotted
-from clusterlint.paths import MISSING, DocPath, parse, render, walk
+from clusterlint.model import units
+from clusterlint.engine.review import ParamError, Skip, check
+from clusterlint.engine.findings import dotted
+from clusterlint.model.paths import MISSING, DocPath, parse, render, walk
 
-from .common import Params
+from clusterlint.rules.common import Params
 
 PathParam = Annotated[DocPath, BeforeValidator(lambda v: v if isinstance(v, DocPath) else parse(v))]
 Limit = Optional[Union[int, float, str]]
@@ -63,7 +63,7 @@ class Pattern(OnePath):
     @field_validator("regex")
     @classmethod
     def _compiles(cls, value):
-        from clusterlint.backtracking import problem
+        from clusterlint.engine.backtracking import problem
 
         try:
             re.compile(value)

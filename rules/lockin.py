@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.engine import PartSkip, check
+from clusterlint.engine.review import PartSkip, check
 
-from .common import Params, catalog_facts, judged_pools
+from clusterlint.rules.common import Params, catalog_facts, judged_pools
 
 
 @check(Params)

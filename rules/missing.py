@@ -5,7 +5,7 @@ wrote for it (`delivery:`), else the heading that covers the subject ("4. Delive
 Levels", "Support", "Termination"), else a clause that opens on the subject ("12.1 Termination.
 ..."), else the document's title line. The message names the section it looked in.
 
-How much it weighs depends on the paper (`clusterlint.paper`): on an order form the absence is a
+How much it weighs depends on the paper (`clusterlint.contracts.paper`): on an order form the absence is a
 finding at the rule's severity; public paper (click-through terms, a policy, and an SLA for terms
 an SLA does not carry) never carries the term, so the finding is one info that says where to ask.
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from clusterlint.memo import last_document
+from clusterlint.contracts.memo import last_document
 
-from .clauses import NUMBER_PREFIX
+from clusterlint.rules.clauses import NUMBER_PREFIX
 
 _LEAD = 60  # characters of a clause (after its number) that say what it is about: "Termination. Either party ..."
 
@@ -50,7 +50,7 @@ PRICING = Term("a full price", "pricing", _words(r"pric\w*|fees?|charges?|paymen
 def missing(review, term: Term, head: str, tail: str, *candidates, public: bool = True):
     """The finding that `term` is absent: '{head}{where}: {tail}' at the place it belongs, or, on
     public paper (when `public` lets the paper excuse it), the info that says to ask for it."""
-    from clusterlint.paper import paper
+    from clusterlint.contracts.paper import paper
 
     contract = review.contract
     found = paper(contract, review.config.get("contract-kind"))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import sizing, units
-from clusterlint.engine import PartSkip, Skip, check
-from clusterlint.models import Rate
+from clusterlint.estimate import sizing
+from clusterlint.model import units
+from clusterlint.engine.review import PartSkip, Skip, check
+from clusterlint.model.base import Rate
 
-from .common import Params, dense_tflops, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from clusterlint.rules.common import Params, dense_tflops, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 def _workload_pool(review):

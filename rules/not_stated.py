@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from clusterlint.engine import check
+from clusterlint.engine.review import check
 
-from .common import Params, total_nodes
+from clusterlint.rules.common import Params, total_nodes
 
 
 def _pools(names: list[str]) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.engine import Skip, check
+from clusterlint.engine.review import Skip, check
 
-from .common import Params, ceil
+from clusterlint.rules.common import Params, ceil
 
 
 class Spares(Params):
@@ -23,7 +23,7 @@ def no_spare_nodes(review, params):
     if offering == "rent":
         if review.contract is None:
             raise Skip("a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document")
-        from .contract import replacement_time  # the clause readers load only when a contract is reviewed
+        from clusterlint.rules.contract import replacement_time  # the clause readers load only when a contract is reviewed
 
         if replacement_time(review.contract) is not None:
             return

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from clusterlint.engine import Skip, check
+from clusterlint.engine.review import Skip, check
 
-from .common import Params
+from clusterlint.rules.common import Params
 
 
 @check(Params)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from clusterlint import catalog
-from clusterlint.engine import check
+from clusterlint.model import catalog
+from clusterlint.engine.review import check
 
-from .common import Params
+from clusterlint.rules.common import Params
 
 
 @check(Params)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import sizing, units
-from clusterlint.engine import Skip, check
+from clusterlint.estimate import sizing
+from clusterlint.model import units
+from clusterlint.engine.review import Skip, check
 
-from .common import Params, checkpoint_size, fmt, shared_storage, total_nodes
+from clusterlint.rules.common import Params, checkpoint_size, fmt, shared_storage, total_nodes
 
 WORKING_DATA = ("datasets", "checkpoints", "code")
 

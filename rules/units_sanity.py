@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint import units
-from clusterlint.engine import PartSkip, check
-from clusterlint.models import Rate
+from clusterlint.model import units
+from clusterlint.engine.review import PartSkip, check
+from clusterlint.model.base import Rate
 
-from .common import Params, catalog_facts, judged_pools
+from clusterlint.rules.common import Params, catalog_facts, judged_pools
 
 
 class PortSpeed(Params):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint import catalog
-from clusterlint.models import Accelerator
+from clusterlint.model import catalog
+from clusterlint.model.base import Accelerator
 
 from conftest import FIXTURES, check_json
 

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from clusterlint import __version__, baseline
+from clusterlint import __version__
+from clusterlint.policy import baseline
 from conftest import FIXTURES, run_cli
 
 QUOTE = (FIXTURES / "NET003" / "bad.yaml").read_text(encoding="utf-8")  # NET003 at line 19, CST001 at line 7

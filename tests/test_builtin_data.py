@@ -1,4 +1,4 @@
-"""The generated `clusterlint.builtin_data` holds exactly what the rule files and catalogs say.
+"""The generated `clusterlint._generated.builtin_data` holds exactly what the rule files and catalogs say.
 
 The YAML files are the source people edit; a check reads the generated module (no YAML parsing of
 rule files at start-up). A stale module would make the tool run rules that differ from their files.
@@ -14,8 +14,10 @@ from pathlib import Path
 
 import yaml
 
-from clusterlint import builtin_data, catalog, instances, registry
-from clusterlint.registry import builtin_rules
+from clusterlint._generated import builtin_data
+from clusterlint.model import catalog, instances
+from clusterlint.engine import registry
+from clusterlint.engine.registry import builtin_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from clusterlint import clause_model
-from clusterlint.registry import builtin_rules
+from clusterlint.contracts import clause_model
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import check_json, run_cli
 
@@ -89,7 +89,7 @@ def test_a_check_that_reviews_no_prose_never_loads_the_model():
     code = ("import sys\nfrom clusterlint.cli import main\n"
             "try:\n    main(['check', 'specs/gcp-a3-highgpu-8g.yaml', '--workload', 'specs/llama70b-pretrain.yaml', '--isolated'])\n"
             "except SystemExit:\n    pass\n"
-            "print('model loaded', 'clusterlint.clause_model' in sys.modules, file=sys.stderr)\n")
+            "print('model loaded', 'clusterlint.contracts.clause_model' in sys.modules, file=sys.stderr)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert "model loaded False" in proc.stderr, proc.stderr
 

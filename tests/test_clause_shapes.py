@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint.models import Contract
-from clusterlint.obligations import parties, read
-from clusterlint.prose import read_pages
+from clusterlint.model.base import Contract
+from clusterlint.contracts.obligations import parties, read
+from clusterlint.readers.prose import read_pages
 from clusterlint.rules.clauses import kind_of
 
 from conftest import check_json

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from clusterlint.registry import builtin_rules
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import FIXTURES, SPECS, run_cli
 
@@ -87,12 +87,12 @@ def test_invalid_spec_is_a_finding_not_a_crash(tmp_path):
 
 
 def test_internal_error_exits_two_with_a_clear_line(monkeypatch):
-    import clusterlint.run
+    import clusterlint.check
 
     def broken(options, sink=None):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(clusterlint.run, "check", broken)
+    monkeypatch.setattr(clusterlint.check, "check", broken)
     code, out, err = run_cli("check", str(SPECS / "budget-pcie-nfs.yaml"))
     assert code == 2
     assert "internal error: RuntimeError: boom (run with --debug for the traceback" in err

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.engine import FileResult, run_rules, typed_documents
-from clusterlint.loader import load_text
+from clusterlint.engine.review import FileResult, run_rules, typed_documents
+from clusterlint.readers.loader import load_text
 
 POOL = "accelerator: {{model: {model}, count: {per}}}, cpu: {{sockets: 2, cores_per_socket: 56}}, memory: 4TB"
 

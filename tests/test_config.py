@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from clusterlint.config_model import json_schema
+from clusterlint.config.model import json_schema
 
 from conftest import FIXTURES, ROOT, run_cli
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from clusterlint import config_cache, config_reading
-from clusterlint.config_model import Config
+from clusterlint import config_cache
+from clusterlint.config import reading as config_reading
+from clusterlint.config.model import Config
 
 from conftest import run_cli
 

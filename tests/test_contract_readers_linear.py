@@ -2,7 +2,7 @@
 
 Two checks, one static and one measured:
 - every regular expression the package compiles at module level passes the same catastrophic-
-  backtracking analysis user patterns get (`clusterlint.backtracking`), or is listed below with the
+  backtracking analysis user patterns get (`clusterlint.engine.backtracking`), or is listed below with the
   reason it is bounded;
 - the whole contract review (segmentation, clause analysis, every contract rule) over generated
   text of digits, separators, whitespace and phrase prefixes costs about as much per byte at 256 KB
@@ -22,28 +22,28 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import clusterlint
 import clusterlint.rules
-from clusterlint.backtracking import problem
-from clusterlint.run import Options, check
+from clusterlint.engine.backtracking import problem
+from clusterlint.check import Options, check
 
 # Patterns the analysis flags but that cannot blow up, and why: a repeat bounded to a few dozen
 # characters costs a constant factor, not a power of the input.
 BOUNDED = {
-    "clusterlint.prose._RULE": "each repeat ends in the backreferenced mark, which a space cannot match: one way to split",
-    "clusterlint.prose._FRONT_KEY": "the value is at most 200 characters, and only front-matter lines are read",
+    "clusterlint.readers.prose._RULE": "each repeat ends in the backreferenced mark, which a space cannot match: one way to split",
+    "clusterlint.readers.prose._FRONT_KEY": "the value is at most 200 characters, and only front-matter lines are read",
     "clusterlint.rules.clauses.REMEDY": "the words between the verb and 'fees' are at most 40 characters",
     "clusterlint.rules.clauses._AVAILABILITY": "the words between 'availability' and the figure are at most 120 characters",
     "clusterlint.rules.contract.REMEDY": "the same object as clusterlint.rules.clauses.REMEDY",
     "clusterlint.rules.contract._TERMINATION": "the words around 'terminate' are at most 80 characters",
 }
-SKIPPED_MODULES = {"server", "__main__"}  # the language server needs the lsp extra; __main__ runs the CLI
+SKIPPED_MODULES = {"clusterlint.server.lsp", "clusterlint.__main__"}  # the language server needs the lsp extra; __main__ runs the CLI
 
 
 def _module_patterns():
     for package in (clusterlint, clusterlint.rules):
-        for info in pkgutil.iter_modules(package.__path__):
-            if info.name in SKIPPED_MODULES:
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if info.name in SKIPPED_MODULES or info.ispkg:
                 continue
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            module = importlib.import_module(info.name)
             for name, value in vars(module).items():
                 if isinstance(value, re.Pattern):
                     yield f"{module.__name__}.{name}", value
@@ -136,14 +136,14 @@ def test_the_letter_look_ahead_keeps_what_every_phrase_matches(phrases, text, fo
 
 
 def test_only_phrase_lists_that_start_with_letters_get_the_look_ahead():
-    from clusterlint.backtracking import starts_with_letter
+    from clusterlint.engine.backtracking import starts_with_letter
 
     assert [starts_with_letter(p) for p in ("abc", "(?:foo )?bar", "[a-z]+", "(?:goal|aim) is", "(?<=our )goal")] == [True] * 5
     assert [starts_with_letter(p) for p in ("99.9%", r"\d+ days", "(?:a|1)x", "(?:x)?", r"\w+", "[", "“best”")] == [False] * 7
 
 
 def test_every_built_in_phrase_list_passes_the_check_a_user_list_gets_on_every_run():
-    from clusterlint.builtin_data import RULES
+    from clusterlint._generated.builtin_data import RULES
     from clusterlint.rules.clauses import _builtin_phrase_lists, check_phrases
 
     lists = _builtin_phrase_lists()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint.catalog import DTYPES, load
-from clusterlint.registry import RuleError, builtin_rules, parse_rule
+from clusterlint.model.catalog import DTYPES, load
+from clusterlint.engine.registry import RuleError, builtin_rules, parse_rule
 from clusterlint.reporters.docs import rules_markdown
 
 from conftest import FIXTURES, ROOT

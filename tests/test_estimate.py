@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from conftest import SPECS, check_json, run_cli
-from clusterlint.catalog import load
+from clusterlint.model.catalog import load
 
 WORKLOAD = str(SPECS / "llama70b-pretrain.yaml")
 QUOTES = [str(SPECS / n) for n in ("aws-p5-48xlarge.yaml", "gcp-a3-highgpu-8g.yaml", "forge-h100-quote.yaml")]

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.registry import builtin_rules
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import ROOT, SPECS, check_json, run_cli
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from clusterlint.globs import glob_matches
-from clusterlint.loader import load_text
+from clusterlint.config.globs import glob_matches
+from clusterlint.readers.loader import load_text
 
 from conftest import SPECS, run_cli
 
@@ -156,7 +156,7 @@ def test_outputs_never_overwrite_an_input(tmp_path, monkeypatch, flag, target, w
 def test_the_inputs_an_output_must_not_overwrite_are_named_by_their_real_paths(tmp_path, monkeypatch):
     """Report.inputs keys every file read by its real path, as os.path.realpath gives it, through a
     linked folder, a linked file and a `..` after a link (whose parent is the link target's)."""
-    from clusterlint.run import Report
+    from clusterlint.check import Report
 
     real, elsewhere = tmp_path / "real", tmp_path / "elsewhere" / "deep"
     real.mkdir()
@@ -196,7 +196,7 @@ def test_write_baseline_may_rewrite_the_baseline_in_use(tmp_path, monkeypatch):
 def test_discovery_recognises_every_way_to_write_api_version(tmp_path, head):
     (tmp_path / "spec.yaml").write_bytes((head + "kind: Cluster\n").encode("utf-8"))
     (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
-    from clusterlint.run import _is_clusterlint, discover
+    from clusterlint.check import _is_clusterlint, discover
 
     assert discover([str(tmp_path)]) == [str(tmp_path / "spec.yaml")]
     assert _is_clusterlint(str(tmp_path / "spec.yaml")) and not _is_clusterlint(str(tmp_path / "other.yaml"))

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from clusterlint import catalog, instances
-from clusterlint.models import Cluster
+from clusterlint.model import catalog, instances
+from clusterlint.model.base import Cluster
 
 from conftest import SPECS, check_json, run_cli
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.loader import MAX_BYTES, load_bytes, load_text
+from clusterlint.readers.loader import MAX_BYTES, load_bytes, load_text
 
 
 def test_positions_are_one_based_line_and_column():
@@ -181,7 +181,7 @@ def test_display_says_what_relpath_says(tmp_path_factory, parts, absolute, at_ro
     """A name as shown: relative to the working directory when inside it, else as given (os.path.relpath's reading)."""
     import os
 
-    from clusterlint.loader import display
+    from clusterlint.readers.loader import display
 
     folder = "/" if at_root else str(tmp_path_factory.getbasetemp() / "display" / "a")
     os.makedirs(folder, exist_ok=True)

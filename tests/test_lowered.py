@@ -8,8 +8,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint import lowered, obligations, regex_cache
-from clusterlint.registry import builtin_rules
+from clusterlint.contracts import lowered, obligations
+from clusterlint import regex_cache
+from clusterlint.engine.registry import builtin_rules
 from clusterlint.rules import clauses, contract, missing
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clusterlint.memo import last_document
+from clusterlint.contracts.memo import last_document
 
 
 def test_a_reading_is_made_once_per_document_and_arguments():

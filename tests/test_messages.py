@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint.registry import builtin_rules
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import FIXTURES, fixture_json
 

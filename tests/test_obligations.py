@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from clusterlint.models import Contract
-from clusterlint.obligations import parties, read, read_at
-from clusterlint.prose import load
+from clusterlint.model.base import Contract
+from clusterlint.contracts.obligations import parties, read, read_at
+from clusterlint.readers.prose import load
 from clusterlint.rules.clauses import kind_of
 
 from conftest import check_json
@@ -116,8 +116,8 @@ def test_termination_at_any_time_is_an_exit(tmp_path):
 
 
 def test_con003_reads_every_entry_whatever_the_order():
-    from clusterlint.engine import Review
-    from clusterlint.registry import builtin_rules
+    from clusterlint.engine.review import Review
+    from clusterlint.engine.registry import builtin_rules
 
     good = {"metric": "inter_node_bandwidth", "value": "3200Gbps", "method": "nccl-tests"}
     bad = {"metric": "storage_read_bandwidth", "value": "fast"}
@@ -389,7 +389,7 @@ def test_the_party_pattern_is_the_same_text_whatever_the_hash_seed():
     import subprocess
     import sys
 
-    code = "from clusterlint.obligations import VENDOR_WORDS, CUSTOMER_WORDS, _party_pattern; print(_party_pattern(frozenset(VENDOR_WORDS), frozenset(CUSTOMER_WORDS)).pattern)"
+    code = "from clusterlint.contracts.obligations import VENDOR_WORDS, CUSTOMER_WORDS, _party_pattern; print(_party_pattern(frozenset(VENDOR_WORDS), frozenset(CUSTOMER_WORDS)).pattern)"
     texts = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True).stdout
              for seed in ("1", "2", "3")}
     assert len(texts) == 1 and "principal\\s+investigators|" in texts.pop()

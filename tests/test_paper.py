@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint.models import Contract
-from clusterlint.paper import paper
+from clusterlint.model.base import Contract
+from clusterlint.contracts.paper import paper
 
 from conftest import check_json
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint import pdf
+from clusterlint.readers import pdf
 
 from conftest import check_json
 

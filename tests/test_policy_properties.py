@@ -6,9 +6,9 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint.rule_selection import ALWAYS_ON, select
-from clusterlint.registry import builtin_rules
-from clusterlint.suppression_comments import parse
+from clusterlint.engine.selection import ALWAYS_ON, select
+from clusterlint.engine.registry import builtin_rules
+from clusterlint.policy.comments import parse
 
 from conftest import FIXTURES, run_cli
 

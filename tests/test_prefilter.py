@@ -9,12 +9,12 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint import obligations, prefilter
-from clusterlint.obligations import Parties, read_at
-from clusterlint.lowered import FOLD
-from clusterlint.prefilter import may_match, search
+from clusterlint.contracts import obligations, prefilter
+from clusterlint.contracts.obligations import Parties, read_at
+from clusterlint.contracts.lowered import FOLD
+from clusterlint.contracts.prefilter import may_match, search
 from clusterlint.rules import clauses, contract, missing
-from clusterlint.sentences import per_sentence
+from clusterlint.contracts.sentences import per_sentence
 
 @pytest.fixture(autouse=True)
 def _read_at_once(monkeypatch):

@@ -8,7 +8,7 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.prose import load
+from clusterlint.readers.prose import load
 
 from conftest import SPECS, check_json, run_cli
 

@@ -11,8 +11,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint import lowered, regex_cache
-from clusterlint.registry import builtin_rules
+from clusterlint.contracts import lowered
+from clusterlint import regex_cache
+from clusterlint.engine.registry import builtin_rules
 
 
 def _loaded_patterns() -> list:
@@ -208,7 +209,7 @@ def test_twins_are_kept_and_served_as_lowered_makes_them(cache, monkeypatch):
 
 
 def test_a_prefilters_requirement_is_kept_and_read_again_only_when_damaged(cache, monkeypatch):
-    from clusterlint import prefilter
+    from clusterlint.contracts import prefilter
 
     pattern = re.compile(r"\b(?:service\s+)?credits?\b|\brefund\w*", re.IGNORECASE)
     gate, ignore_case = prefilter._gate(pattern)

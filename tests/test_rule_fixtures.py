@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from clusterlint.registry import builtin_rules
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import FIXTURES, expected_markers, fixture_json
 

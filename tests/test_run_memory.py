@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clusterlint.run import Options, check
+from clusterlint.check import Options, check
 
 ROOT = Path(__file__).resolve().parents[1]
 QUOTE = ROOT / "specs" / "gcp-a3-highgpu-8g.yaml"

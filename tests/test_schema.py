@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from clusterlint.loader import load_text
-from clusterlint.models import KINDS
-from clusterlint.schema import SCHEMAS, dumps, file_name, generate
-from clusterlint.validate import validate
+from clusterlint.readers.loader import load_text
+from clusterlint.model.base import KINDS
+from clusterlint.model.schema import SCHEMAS, dumps, file_name, generate
+from clusterlint.model.validate import validate
 
 from conftest import ROOT, SPECS
 
@@ -91,7 +91,7 @@ def test_schema_and_models_agree(data):
 
 
 def _as_document(data):
-    from clusterlint.loader import Document
+    from clusterlint.readers.loader import Document
 
     return Document("mutated.yaml", 0, json.loads(json.dumps(data, default=str)))
 

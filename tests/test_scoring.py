@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.engine import FileResult, run_rules, typed_documents
-from clusterlint.loader import load_text
-from clusterlint.scoring import finding_score, grade, scorecard
+from clusterlint.engine.review import FileResult, run_rules, typed_documents
+from clusterlint.readers.loader import load_text
+from clusterlint.engine.scoring import finding_score, grade, scorecard
 
 TEMPLATE = """apiVersion: clusterlint/v1
 kind: Cluster

@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from clusterlint.sentences import _starts, sentence_at, spans
+from clusterlint.contracts.sentences import _starts, sentence_at, spans
 
 # the split as first written: a run of spaces that follows a sentence's mark. The module's pattern is
 # led by the mark instead (faster); the sentences must be the same.

@@ -160,8 +160,8 @@ def test_unit_quick_fix_only_where_the_unit_is_unambiguous(tmp_path, monkeypatch
 
 
 def test_percent_is_the_one_bare_number_with_an_obvious_unit():
-    from clusterlint.server import unit_fix
-    from clusterlint.units import KIND_HINTS
+    from clusterlint.server.lsp import unit_fix
+    from clusterlint.model.units import KIND_HINTS
 
     assert unit_fix("SPEC005", f"spec.sla.availability: 99.5 has no unit; expected {KIND_HINTS['percent']}", "99.5") == "99.5%"
     assert unit_fix("SPEC005", f"spec.x: 400 has no unit; expected {KIND_HINTS['rate']}", "400") is None
@@ -173,7 +173,7 @@ def test_percent_is_the_one_bare_number_with_an_obvious_unit():
 def test_check_never_imports_the_language_server(tmp_path):
     code = ("import sys\nfrom clusterlint.cli import main\n"
             "try:\n    main(['check', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol') or m == 'clusterlint.server'))")
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol') or m == 'clusterlint.server.lsp'))")
     out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "NET003" / "bad.yaml")], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clusterlint.sizing import ceil, fmt
+from clusterlint.estimate.sizing import ceil, fmt
 from cases import WORKLOAD_HEAD, cluster
 from conftest import run_cli
 

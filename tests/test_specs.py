@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from clusterlint.registry import builtin_rules
+from clusterlint.engine.registry import builtin_rules
 
 from conftest import SPECS, check_json
 

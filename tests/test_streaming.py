@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from clusterlint.reporters import open_stream, render
-from clusterlint.run import Options, check
+from clusterlint.check import Options, check
 
 from conftest import FIXTURES, SPECS, run_cli
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from clusterlint.suppression_comments import Suppression, clause_lines, parse
+from clusterlint.policy.comments import Suppression, clause_lines, parse
 
 
 def comment(ids, reason, line, column, target, text, page=0, file_wide=False, targets=None, file="q.yaml"):

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import jsonschema
 import pytest
 
-from clusterlint.suppressions import Suppressed
+from clusterlint.policy.suppressions import Suppressed
 from conftest import FIXTURES, ROOT, run_cli
 
 QUOTE = (FIXTURES / "NET003" / "bad.yaml").read_text(encoding="utf-8")  # NET003 at line 19

@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from clusterlint import units
+from clusterlint.model import units
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,7 @@ def test_a_figure_read_before_does_not_stand_for_another_type():
     is still refused after 1 was read, and 4.0 still reads as the count 4."""
     from pydantic import TypeAdapter, ValidationError
 
-    from clusterlint import models
+    from clusterlint.model import base as models
 
     count = TypeAdapter(models.Count)
     assert count.validate_python(1).value == 1.0 and count.validate_python(4.0).text == "4"

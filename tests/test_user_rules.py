@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from clusterlint.paths import PathError, parse
+from clusterlint.model.paths import PathError, parse
 
 from conftest import FIXTURES, ROOT, SPECS, run_cli
 
@@ -323,7 +323,7 @@ def test_a_user_regex_that_backtracks_is_refused_at_its_position(repo, regex, re
 
 
 def test_safe_user_regexes_are_accepted():
-    from clusterlint.backtracking import problem
+    from clusterlint.engine.backtracking import problem
 
     for regex in (r"\d+(?:[.,]\d+)*", r"\d{1,3}(?:,\d{3})*", r"(?:cat|dog)+s", r"sole (and exclusive )?remedy", r"foo.*bar", r"(a|ab)*c"):
         assert problem(regex) is None, regex

@@ -139,14 +139,14 @@ def test_junit_failures_agree_with_fail_on():
 
 
 def _report(findings, file="q.yaml", lines=()):
-    from clusterlint.engine import FileResult
-    from clusterlint.run import Report
+    from clusterlint.engine.review import FileResult
+    from clusterlint.check import Report
 
     return Report(results=[FileResult(file, list(lines), findings=list(findings))])
 
 
 def _finding(rule="NET003", severity="warning", line=1, file="q.yaml", message="m", column=1):
-    from clusterlint.findings import Finding
+    from clusterlint.engine.findings import Finding
 
     return Finding(file=file, line=line, column=column, rule=rule, message=message, severity=severity, name="n")
 

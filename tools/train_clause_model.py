@@ -1,4 +1,4 @@
-"""Train the learned reading of the phrase rules (`clusterlint.clause_model`) on the tuning split.
+"""Train the learned reading of the phrase rules (`clusterlint.contracts.clause_model`) on the tuning split.
 
     python tools/train_clause_model.py          # writes linter/data/clause_model.json
     python tools/train_clause_model.py --lofo   # leave-one-file-out precision and recall, per threshold
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "corpus"))
 
 import score  # noqa: E402
 
-from clusterlint import clause_model  # noqa: E402
+from clusterlint.contracts import clause_model  # noqa: E402
 
 RULES = score.RULES
 SCALE = 1000  # weights are shipped as whole thousandths: sums of them are exact in any order

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import html as html_module
 
-from .. import units
-from .markdown import cell
-from .text import location
+from clusterlint.model import units
+from clusterlint.reporters.markdown import cell
+from clusterlint.reporters.text import location
 
 
 def _promise(finding) -> str:

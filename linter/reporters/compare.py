@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .. import units
-from ..estimate import RANKING
+from clusterlint.model import units
+from clusterlint.estimate.quotes import RANKING
 
 COLUMNS = (  # key, header, best-marker key
     ("rank", "#", None), ("name", "quote", None), ("score", "score", "score"), ("issues", "errors/warnings", "errors"),
@@ -69,8 +69,8 @@ def text(rows, rank_by: str) -> str:
 
 
 def markdown(rows, rank_by: str) -> str:
-    from .escape import markdown as cell
-    from .escape import markdown_code as code
+    from clusterlint.reporters.escape import markdown as cell
+    from clusterlint.reporters.escape import markdown_code as code
 
     out = ["# clusterlint comparison", "", "| " + " | ".join(h for _, h, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for row in rows:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .. import units
-from ..catalog import DTYPES
+from clusterlint.model import units
+from clusterlint.model.catalog import DTYPES
 
 
 def _params(rule) -> list[tuple[str, object, str]]:
@@ -90,7 +90,7 @@ def catalog_text(catalog) -> str:
 
 
 def instances_json(instances) -> str:
-    from ..instances import leaves
+    from clusterlint.model.instances import leaves
 
     data = {
         ident: {**i.figures, "sources": {".".join(str(p) for p in path): i.source(".".join(str(p) for p in path))
@@ -101,7 +101,7 @@ def instances_json(instances) -> str:
 
 
 def instances_text(instances) -> str:
-    from ..instances import leaves
+    from clusterlint.model.instances import leaves
 
     head = ["instance", "accelerators", "cpu", "memory", "local drives", "inter-node"]
     rows = []
@@ -133,7 +133,7 @@ def _flow(value) -> str:
 
 def config_text(settings) -> str:
     """The effective configuration as YAML a user can copy, each key commented with its origin."""
-    from ..loader import display
+    from clusterlint.readers.loader import display
 
     head = f"# configuration file: {display(settings.file)}" if settings.file else "# no configuration file: defaults and flags only"
     lines = [head]

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from ..findings import RANK
-from . import markdown, more_line, stream
-from .escape import github_data, github_property
-from .stream import Stream
+from clusterlint.engine.findings import RANK
+from clusterlint.reporters import markdown, more_line, stream
+from clusterlint.reporters.escape import github_data, github_property
+from clusterlint.reporters.stream import Stream
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 SHOWN_PER_KIND = 10  # per step and kind: https://github.com/actions/toolkit/blob/main/docs/problem-matchers.md (Limitations)
@@ -56,7 +56,7 @@ class GithubStream(Stream):
                     + " were not shown as annotations")
             lines.append(f"clusterlint: {note}; the log above and the job summary list every finding.")
         if self.summary:
-            from ..run import Report
+            from clusterlint.check import Report
 
             report = Report(results=[self.results[i] for i in sorted(self.results)], not_specs=self.not_specs,
                             show_skipped=self.show_skipped, show_suppressed=self.show_suppressed)

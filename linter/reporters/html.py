@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..scoring import SCORED_AREAS
-from . import listed, more_line
-from .text import location
+from clusterlint.engine.scoring import SCORED_AREAS
+from clusterlint.reporters import listed, more_line
+from clusterlint.reporters.text import location
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1200px;color:#1f2328;padding:0 1rem}
@@ -111,8 +111,8 @@ def bar_chart(title: str, items: list[tuple[str, float | None, str]]) -> str:
 
 
 def render_comparison(rows, report, rank_by: str) -> str:
-    from ..estimate import RANKING
-    from .compare import COLUMNS, cells
+    from clusterlint.estimate.quotes import RANKING
+    from clusterlint.reporters.compare import COLUMNS, cells
 
     body = ["<h1>clusterlint comparison</h1>"]
     if rows:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
-from ..scoring import scorecard
-from . import listed
+from clusterlint import __version__
+from clusterlint.engine.scoring import scorecard
+from clusterlint.reporters import listed
 
 
 def overall(report) -> dict:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
-from ..scoring import scorecard
-from . import stream
-from .stream import COUNTED, Stream
+from clusterlint import __version__
+from clusterlint.engine.scoring import scorecard
+from clusterlint.reporters import stream
+from clusterlint.reporters.stream import COUNTED, Stream
 
 
 def _encoder():

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from ..findings import RANK
-from ..registry import builtin_rules
-from . import listed, more_line
-from .escape import xml
-from .text import location
+from clusterlint.engine.findings import RANK
+from clusterlint.engine.registry import builtin_rules
+from clusterlint.reporters import listed, more_line
+from clusterlint.reporters.escape import xml
+from clusterlint.reporters.text import location
 
 
 def _fail_on(result) -> str:

@@ -5,11 +5,11 @@ Also the GitHub job summary (`--format github` writes it to $GITHUB_STEP_SUMMARY
 
 from __future__ import annotations
 
-from ..scoring import SCORED_AREAS, area_of
-from . import listed
-from .escape import markdown as cell
-from .escape import markdown_code as code
-from .text import location
+from clusterlint.engine.scoring import SCORED_AREAS, area_of
+from clusterlint.reporters import listed
+from clusterlint.reporters.escape import markdown as cell
+from clusterlint.reporters.escape import markdown_code as code
+from clusterlint.reporters.text import location
 
 ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
 AREA_NAMES = {

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import re
 
-from .. import HOMEPAGE, __version__
-from ..registry import builtin_rules
-from . import listed, more_line
-from .escape import uri
-from .json import overall
+from clusterlint import HOMEPAGE, __version__
+from clusterlint.engine.registry import builtin_rules
+from clusterlint.reporters import listed, more_line
+from clusterlint.reporters.escape import uri
+from clusterlint.reporters.json import overall
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}

@@ -15,7 +15,7 @@ document wait longer, for its findings, known at the end. A whole report rendere
 
 from __future__ import annotations
 
-from . import capped
+from clusterlint.reporters import capped
 
 COUNTED = ("error", "warning", "info")
 
@@ -58,7 +58,7 @@ class Stream:
         self.suppressed += len(result.suppressed)
         self.skipped = self.skipped or bool(result.skips)
         if not self.failed:
-            from ..run import failed
+            from clusterlint.check import failed
 
             self.failed = failed(result)
         self.pending += self.part(result, index, shown, more)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..findings import ORDER
-from ..scoring import scorecard
-from . import more_line, stream
-from .escape import terminal, terminal_line
-from .stream import Stream
+from clusterlint.engine.findings import ORDER
+from clusterlint.engine.scoring import scorecard
+from clusterlint.reporters import more_line, stream
+from clusterlint.reporters.escape import terminal, terminal_line
+from clusterlint.reporters.stream import Stream
 
 COLORS = {"error": "red", "warning": "yellow", "info": "blue"}
 _WORD = r"(?:[^\s#,}\]:]|:(?=\S))+"

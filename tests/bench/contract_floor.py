@@ -47,8 +47,8 @@ CLUSTERLINT = str(BIN / "clusterlint")
 def in_process(path: Path) -> tuple[float, float, int]:
     """CPU seconds of the whole check, then of the replayed one, and the number of hits replayed."""
     from clusterlint.cli import main
-    from clusterlint.engine import DOCUMENT_CHECK
-    from clusterlint.registry import builtin_rules
+    from clusterlint.engine.review import DOCUMENT_CHECK
+    from clusterlint.engine.registry import builtin_rules
 
     given: dict[str, list] = {}
     replay = [False]

@@ -24,10 +24,10 @@ import sys
 
 import yaml
 
-from clusterlint import prose
-from clusterlint.engine import Review
-from clusterlint.models import Contract
-from clusterlint.registry import builtin_rules
+from clusterlint.readers import prose
+from clusterlint.engine.review import Review
+from clusterlint.model.base import Contract
+from clusterlint.engine.registry import builtin_rules
 
 HERE = pathlib.Path(__file__).parent
 SPLITS = {
@@ -70,7 +70,7 @@ def fired(contract: Contract) -> set[str]:
 def reading(contract: Contract):
     """(obligor, modality) the clause analysis reads for the contract's first clause, or None without the analysis."""
     try:
-        from clusterlint import obligations
+        from clusterlint.contracts import obligations
     except ImportError:
         return None
     readings = obligations.analyse(contract)

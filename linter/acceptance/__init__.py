@@ -1,0 +1,1 @@
+"""Acceptance of delivered nodes: evidence readers and what they prove."""

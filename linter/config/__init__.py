@@ -1,0 +1,1 @@
+"""Configuration: discovery, reading, the model and per-file settings."""

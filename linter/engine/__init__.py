@@ -1,0 +1,1 @@
+"""The rule engine: registry, reviews, findings, selection and scoring."""

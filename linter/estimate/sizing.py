@@ -1,0 +1,424 @@
+"""The sizing model of record: where a workload runs, how fast, how long, at what cost, and whether
+that meets its deadline and budget. CST001-003, NET007, STO003, STO005, `estimate` and `compare` all
+read these figures, so one question has one answer.
+
+Every figure is a `Sourced` value or carries its inputs with the source of each: the spec, the
+catalog (with its source) or a documented default (a rule param from the YAML, possibly configured).
+
+Decisions made here once:
+- Allocation: the workload's `placement` (pool, accelerators or nodes); else tensor x pipeline x data
+  when the parallelism degrees are all given; else the whole of the chosen pool. The pool is the one
+  `placement.pool` names, else the first node pool; the evidence says which rule applied.
+- Precision -> TFLOPS column: fp32 trains at the catalog's fp32 figure, because PyTorch runs fp32
+  matmuls in full fp32 unless TF32 is enabled (`torch.backends.cuda.matmul.allow_tf32` defaults to
+  False since 1.12, https://pytorch.org/docs/stable/notes/cuda.html); int8 and int4 name a serving
+  precision and train in bf16 mixed precision; others use their own column.
+- "Meets the deadline" is judged on the effective time: training time x (1 + checkpoint stall share)
+  / committed availability, the time a buyer waits. Cost is priced on the same effective time.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple  # the records below: a tenth of a frozen dataclass's cost to define, and a check defines them all
+
+from clusterlint.model import units
+from clusterlint.engine.review import Skip
+
+PRECISION_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
+TFLOPS_COLUMN = {"fp32": "fp32", "int8": "bf16", "int4": "bf16"}
+
+
+def tflops_column(precision: str) -> str:
+    """The catalog column a workload at `precision` trains at (see the module doc for why)."""
+    return TFLOPS_COLUMN.get(precision, precision)
+
+
+def ceil(x: float) -> int:
+    """Round up, forgiving float noise (3.0000000001 accelerators is 3)."""
+    return math.ceil(x - 1e-9)
+
+
+@lru_cache(maxsize=4096)  # the figures a message quotes repeat from file to file; 1, 1.0 and -0.0 read the same here
+def fmt(value: float) -> str:
+    """A number for a message: integers plainly, others to 4 significant figures (1 decimal from 1,000)."""
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.1f}"
+
+
+class Sourced(NamedTuple):
+    """A number and where it came from ("spec", "workload", a catalog citation, "default (CST001 params)")."""
+
+    value: float
+    source: str
+
+
+class Assumptions(NamedTuple):
+    """Documented defaults the model uses, read from the rules in force (configured params included)."""
+
+    default_mfu: float
+
+    @classmethod
+    def from_rules(cls, rules: dict) -> "Assumptions":
+        """CST001's params from `rules` (the configured set), else from the built-in rule YAML."""
+        rule = rules.get("CST001")
+        if rule is None:
+            from clusterlint.engine.registry import builtin_rules
+
+            rule = builtin_rules()["CST001"]
+        return cls(default_mfu=rule.settings.default_mfu)
+
+
+def assumptions(review) -> Assumptions:
+    return review.assumptions or Assumptions.from_rules({})
+
+
+class Allocation(NamedTuple):
+    """The accelerators a workload runs on: which pool, how many, and how that was decided."""
+
+    pool_index: int
+    pool_name: str
+    model: str
+    per_node: int
+    accelerators: int
+    available: int  # accelerators in the pool
+    basis: str  # how the count was decided
+    pool_basis: str  # how the pool was chosen
+
+    @property
+    def how(self) -> str:
+        return f"{self.basis}; pool: {self.pool_basis}"
+
+    @property
+    def path(self) -> tuple:
+        return ("spec", "node_pools", self.pool_index, "count")
+
+    @property
+    def label(self) -> str:
+        return f"{self.accelerators} x {self.model} on pool {self.pool_name!r}"
+
+    @property
+    def text(self) -> str:
+        return f"{self.label} ({self.basis})"
+
+    @property
+    def source(self) -> str:
+        """Which document decided the count: the workload (placement or parallelism) or the cluster spec."""
+        return "workload" if self.basis.startswith(("placement", "tensor")) else "spec"
+
+
+def allocate(review) -> Allocation:
+    """The workload's allocation on the review's cluster (the whole first pool when no workload)."""
+    pools = review.cluster.spec.node_pools
+    spec = review.workload.spec if review.workload is not None else None
+    placement = spec.placement if spec is not None else None
+    index, why_pool = 0, ("the only node pool" if len(pools) == 1 else "the first node pool (the workload names no placement.pool)")
+    if placement is not None and placement.pool is not None:
+        names = [p.name for p in pools]
+        if placement.pool not in names:
+            raise Skip(f"placement.pool {placement.pool!r} is not a node pool of this cluster ({', '.join(names)})")
+        index, why_pool = names.index(placement.pool), "placement.pool"
+    pool = pools[index]
+    per_node = pool.accelerator.count
+    available = pool.count * per_node
+    if placement is not None and placement.accelerators is not None:
+        n, how = placement.accelerators, "placement.accelerators"
+    elif placement is not None and placement.nodes is not None:
+        n, how = placement.nodes * per_node, f"placement.nodes {placement.nodes} x {per_node} accelerators per node"
+    elif spec is not None and spec.parallelism.data is not None:
+        par = spec.parallelism
+        n = par.tensor * par.pipeline * par.data
+        how = f"tensor {par.tensor} x pipeline {par.pipeline} x data {par.data}"
+    else:
+        n, how = available, f"the whole pool, {pool.count} nodes x {per_node}: no placement or data parallelism stated"
+    return Allocation(index, pool.name, pool.accelerator.model, per_node, n, available, how, why_pool)
+
+
+class Throughput(NamedTuple):
+    """Sustained training FLOP/s of an allocation: accelerators x dense peak x MFU."""
+
+    allocation: Allocation
+    column: str
+    peak: Sourced  # dense TFLOPS per accelerator
+    mfu: Sourced
+
+    @property
+    def flops(self) -> float:
+        return self.allocation.accelerators * self.peak.value * 1e12 * self.mfu.value
+
+    def seconds(self, parameters: float, tokens: float) -> float:
+        """Seconds to train `parameters` on `tokens`: 6 FLOPs per parameter per token."""
+        return 6 * parameters * tokens / self.flops
+
+    def formula(self, parameters: float, tokens: float) -> str:
+        return (f"6 x {units.human(parameters, 'count')} params x {units.human(tokens, 'count')} tokens / "
+                f"({self.allocation.accelerators} x {fmt(self.peak.value)} TFLOPS x {self.mfu.value:g} MFU)")
+
+    @property
+    def evidence(self) -> tuple:
+        return (f"accelerators {self.allocation.accelerators} x {self.allocation.model}: {self.allocation.how}",
+                f"dense {self.column} {fmt(self.peak.value)} TFLOPS: {self.peak.source}",
+                f"MFU {self.mfu.value:g}: {self.mfu.source}")
+
+
+def throughput(review) -> Throughput:
+    """The allocation's throughput; Skip when neither the catalog nor the spec gives dense TFLOPS for its precision."""
+    alloc = allocate(review)
+    spec = review.workload.spec
+    column = tflops_column(spec.precision)
+    facts = review.facts(review.cluster.spec.node_pools[alloc.pool_index])
+    value = facts.tflops.get(column)
+    if not value:
+        raise Skip(f"neither the catalog nor the spec gives dense {column} TFLOPS for {facts.id}")
+    mfu = (Sourced(spec.assumed_mfu, "workload assumed_mfu") if spec.assumed_mfu is not None
+           else Sourced(assumptions(review).default_mfu, "default (CST001 params default_mfu)"))
+    return Throughput(alloc, column, Sourced(value, facts.cite("compute", column)), mfu)
+
+
+class Training(NamedTuple):
+    """Time to train the workload's tokens on its allocation."""
+
+    throughput: Throughput
+    parameters: float
+    tokens: float
+
+    @property
+    def seconds(self) -> float:
+        return self.throughput.seconds(self.parameters, self.tokens)
+
+    @property
+    def formula(self) -> str:
+        return self.throughput.formula(self.parameters, self.tokens)
+
+
+def training(review) -> Training | None:
+    """None for an inference workload; Skip when the workload states no tokens."""
+    spec = review.workload.spec
+    if spec.task == "inference":
+        return None
+    if spec.tokens is None:
+        raise Skip("the workload states no tokens to train on")
+    return Training(throughput(review), spec.model.parameters.value, spec.tokens.value)
+
+
+def shared_storage(cluster) -> list:
+    """(index, store) of the working storage every node mounts: not node-local drives, not an archive tier."""
+    return [(i, s) for i, s in enumerate(cluster.spec.storage or ()) if s.shared and s.type != "local-nvme" and s.tier != "archive"]
+
+
+def checkpoint_size(workload) -> Sourced:
+    """Bytes of one checkpoint: the workload's figure, or params x 14 bytes (bf16 weights 2 + fp32
+    master weights 4 + Adam moments 8) for training with Adam-style optimizers."""
+    ckpt = workload.spec.checkpoints
+    if ckpt is not None and ckpt.size is not None:
+        return Sourced(ckpt.size.value, "workload")
+    params = workload.spec.model.parameters.value
+    return Sourced(params * 14, f"{units.human(params, 'count')} x 14 bytes (weights + fp32 master + Adam moments)")
+
+
+def required_storage(workload) -> tuple[float, str]:
+    """Bytes the shared storage must hold for the workload (dataset + kept checkpoints) and how."""
+    spec = workload.spec
+    parts, total = [], 0.0
+    if spec.dataset is not None and spec.dataset.size is not None:
+        total += spec.dataset.size.value
+        parts.append(f"{units.human(spec.dataset.size.value, 'size')} dataset")
+    if spec.checkpoints is not None:
+        size = checkpoint_size(workload).value
+        total += size * spec.checkpoints.keep
+        parts.append(f"{spec.checkpoints.keep} x {units.human(size, 'size')} checkpoints")
+    if not parts:
+        raise Skip("the workload states no dataset size and no checkpoints")
+    return total, " + ".join(parts)
+
+
+def usable_capacity(store) -> tuple[float, str] | None:
+    """Bytes a project may fill and the field it comes from: the capacity, capped by a per-project quota."""
+    figures = [(f.value, name) for name, f in (("capacity", store.capacity), ("quota_per_project", store.quota_per_project)) if f is not None]
+    return min(figures) if figures else None
+
+
+class StorageFit(NamedTuple):
+    """The shared storage that holds the workload's data, against what it must hold."""
+
+    need: float  # bytes of dataset + kept checkpoints
+    how: str
+    wanted: tuple  # the purposes the workload needs: datasets, checkpoints
+    stores: tuple  # (index, store, usable_capacity(store) or None) of the stores that may hold them
+
+    @property
+    def capacity(self) -> float:
+        return sum(u[0] for _, _, u in self.stores if u is not None)
+
+    @property
+    def unknown(self) -> list:
+        return [s.name for _, s, u in self.stores if u is None]
+
+    @property
+    def headroom(self) -> float | None:
+        """Capacity over need; None when a store that may hold the data states no size."""
+        return None if self.unknown else self.capacity / self.need
+
+
+def storage_fit(review) -> StorageFit:
+    """Skip when the workload states no data or no shared store may hold it."""
+    spec = review.workload.spec
+    need, how = required_storage(review.workload)
+    wanted = tuple(p for p, part in (("datasets", spec.dataset and spec.dataset.size), ("checkpoints", spec.checkpoints)) if part is not None)
+    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or set(s.purpose) & set(wanted)]
+    if not stores:
+        raise Skip(f"the cluster has no shared storage for {' or '.join(wanted)} (see STO004)")
+    return StorageFit(need, how, wanted, tuple((i, s, usable_capacity(s)) for i, s in stores))
+
+
+def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
+    """Advertised inter-node bits/s per accelerator and how it was computed, or None if unstated."""
+    inter = review.cluster.spec.network.inter_node
+    if inter is None or inter.nic_speed is None or inter.nics_per_node == 0:
+        return None
+    per = inter.nics_per_node * inter.nic_speed.value / pool.accelerator.count
+    how = f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} / {pool.accelerator.count} accelerators"
+    return per, how
+
+
+class CheckpointStall(NamedTuple):
+    """Seconds training idles writing one checkpoint, and the share of time that costs."""
+
+    size: Sourced  # bytes
+    bandwidth: float  # bytes/s of the checkpoint stores' stated write bandwidth
+    interval: float  # s
+    at: tuple  # the spec path of the first store counted
+
+    @property
+    def seconds(self) -> float:
+        return self.size.value / self.bandwidth
+
+    @property
+    def share(self) -> float:
+        return self.seconds / self.interval
+
+
+def checkpoint_stall(review) -> CheckpointStall:
+    """Skip when the workload states no checkpoints or no checkpoint store states a write bandwidth."""
+    ckpt = review.workload.spec.checkpoints
+    if ckpt is None or review.workload.spec.task == "inference":
+        raise Skip("the workload states no checkpoints")
+    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or "checkpoints" in s.purpose]
+    written = [(i, s) for i, s in stores if s.write_bandwidth is not None]
+    if not written:
+        raise Skip("no checkpoint storage states a write_bandwidth")
+    bandwidth = sum(s.write_bandwidth.value for _, s in written) / 8
+    return CheckpointStall(checkpoint_size(review.workload), bandwidth, ckpt.interval.value, ("spec", "storage", written[0][0], "write_bandwidth"))
+
+
+class Verdict(NamedTuple):
+    """A yes/no judgement of `value` against the workload's `limit`."""
+
+    ok: bool
+    value: float
+    limit: float
+    text: str
+
+
+class Estimate(NamedTuple):
+    """Everything a buyer asks of one quote for one workload."""
+
+    training: Training
+    stall: CheckpointStall | None
+    availability: Sourced | None
+    price: object | None  # a units.Money-like value with .value, .currency, .text
+    price_source: str | None
+    deadline: Verdict | None
+    budget: Verdict | None
+    notes: tuple
+
+    @property
+    def accelerators(self) -> int:
+        return self.training.throughput.allocation.accelerators
+
+    @property
+    def stall_share(self) -> float:
+        return self.stall.share if self.stall is not None else 0.0
+
+    @property
+    def effective_seconds(self) -> float:
+        """Training time x (1 + checkpoint stall share) / availability (1 when the contract states none)."""
+        avail = self.availability.value if self.availability is not None else 1.0
+        return self.training.seconds * (1 + self.stall_share) / avail
+
+    @property
+    def adjusted(self) -> bool:
+        """Whether checkpoint stalls or availability make the effective time differ from the training time."""
+        return self.stall is not None or self.availability is not None
+
+    @property
+    def effective_formula(self) -> str:
+        avail = self.availability.value if self.availability is not None else 1.0
+        return (f"{units.human(self.training.seconds, 'duration')} x (1 + {self.stall_share:.2%} checkpoints) / "
+                f"{avail:.2%} availability")
+
+    @property
+    def hours(self) -> float:
+        return self.effective_seconds / 3600
+
+    @property
+    def cost(self) -> float | None:
+        return None if self.price is None else self.accelerators * self.hours * self.price.value
+
+    @property
+    def cost_formula(self) -> str | None:
+        return None if self.price is None else f"{self.accelerators} x {fmt(self.hours)} h x {self.price.text}"
+
+    @property
+    def evidence(self) -> tuple:
+        out = self.training.throughput.evidence
+        if self.stall is not None:
+            out += (f"checkpoint stall {self.stall_share:.2%}: {units.human(self.stall.size.value, 'size')} ({self.stall.size.source}) / "
+                    f"{units.human(self.stall.bandwidth * 8, 'byte_rate')} (spec) every {units.human(self.stall.interval, 'duration')}",)
+        if self.availability is not None:
+            out += (f"availability {self.availability.value:.2%}: {self.availability.source}",)
+        if self.price is not None:
+            out += (f"price {self.price.text} per accelerator-hour: {self.price_source}",)
+        return out
+
+
+def estimate(review) -> Estimate | None:
+    """The estimate of one review (None for inference; Skip when the training time is unknown)."""
+    run = training(review)
+    if run is None:
+        return None
+    notes = []
+    try:
+        stall = checkpoint_stall(review)
+    except Skip as exc:
+        stall = None
+        notes.append(f"checkpoint overhead not counted: {exc}")
+    availability = price = where = None
+    if review.contract is not None:
+        from clusterlint.rules.clauses import availability as committed, hourly_price  # contract readers
+
+        found = committed(review.contract)
+        availability = Sourced(found[0], f"contract {found[1]}") if found else None
+        found = hourly_price(review.contract)
+        if found is not None:
+            price, where = found[0], f"contract {found[1]}"
+    if availability is None:
+        notes.append("availability not counted: no contract states one (assumed 100%)")
+    if price is None:
+        notes.append("cost unknown: no contract states a price per accelerator-hour")
+    est = Estimate(run, stall, availability, price, where, None, None, ())
+    spec = review.workload.spec
+    deadline = budget = None
+    if spec.deadline is not None:
+        limit = spec.deadline.value
+        ok = est.effective_seconds <= limit
+        deadline = Verdict(ok, est.effective_seconds, limit, f"{'yes' if ok else 'no'} ({units.human(limit, 'duration')})")
+    if spec.budget is not None and price is not None:
+        if price.currency == spec.budget.currency:
+            ok = est.cost <= spec.budget.value
+            budget = Verdict(ok, est.cost, spec.budget.value, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})")
+        else:
+            notes.append(f"budget not compared: price in {price.currency}, budget in {spec.budget.currency}; clusterlint does not convert currencies")
+    return Estimate(run, stall, availability, price, where, deadline, budget, tuple(notes))

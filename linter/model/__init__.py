@@ -1,0 +1,1 @@
+"""The document kinds, units, the accelerator catalog and instances, and their schemas."""

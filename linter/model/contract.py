@@ -1,0 +1,106 @@
+"""The Contract kind: the terms of the offer (see `models` for what the kinds share)."""
+
+import datetime
+import re
+from typing import Annotated, Literal, Optional
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from clusterlint.model.base import Duration, Envelope, Flag, Metadata, Money, Percent, Strict, _no_entries, _no_items
+
+
+def _iso_date(value):
+    """A YAML date arrives as its ISO string (see loader); numbers and other strings are not dates."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        raise PydanticCustomError("date_type", f"expected a date written YYYY-MM-DD, found {value!r}")
+    return value
+
+
+Date = Annotated[
+    datetime.date, BeforeValidator(_iso_date),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "A date, YYYY-MM-DD."}),
+]
+
+class ContractMetadata(Metadata):
+    title: Optional[str] = Field(None, description="The document's title as written (a prose contract: its first heading or line); "
+                                                   "missing-term findings point here when no section covers the term.")
+
+
+class Pricing(Strict):
+    accelerator_hour: Optional[Money] = Field(None, description="Price of one accelerator for one hour.")
+    includes: list[Literal["storage", "network", "support", "egress", "software"]] = Field(
+        default_factory=_no_items, description="Cost lines covered by the hourly price."
+    )
+    extras: dict[str, Money] = Field(default_factory=_no_entries, description="Priced extras, e.g. egress: 0.05 USD/GB.")
+
+
+class Delivery(Strict):
+    date: Optional[Date] = None
+    acceptance_test: Optional[str] = None
+    late_remedy: Optional[str] = None
+
+
+class Sla(Strict):
+    availability: Optional[Percent] = None
+    measured_as: Optional[str] = None
+    credits: Optional[str] = None
+    node_replacement: Optional[Duration] = None
+    support: Optional[str] = None
+
+
+class PerformanceCommitment(Strict):
+    metric: str = Field(min_length=1, description="What is committed, e.g. inter_node_bandwidth (per node), storage_read_bandwidth.")
+    value: str = Field(min_length=1, description="The committed figure with its unit, e.g. 3200Gbps.")
+    method: Optional[str] = Field(None, description="How it is measured, e.g. nccl-tests.")
+
+
+class Exit(Strict):
+    termination_for_convenience: Optional[Flag] = None
+    data_export: Optional[str] = None
+
+
+class Clause(Strict):
+    ref: str = Field(min_length=1, description="The clause's number in the vendor's paper, e.g. 4.2.")
+    text: str = Field(min_length=1, description="The clause as written.")
+    kind: Optional[Literal["operative", "definition", "recital"]] = Field(
+        None, description="What the clause does; inferred from its wording when absent (see CON001)."
+    )
+    section: Optional[str] = Field(
+        None, description="The heading the clause sits under, e.g. '4. Delivery'; missing-term findings point at it (see CON002)."
+    )
+
+
+class Parties(Strict):
+    """Names the parties go by, beyond the usual role words (Provider, Customer, we, you...)."""
+
+    vendor: list[str] = Field(default_factory=_no_items, description="Names of the vendor, e.g. its company name.")
+    customer: list[str] = Field(default_factory=_no_items, description="Names of the customer.")
+
+
+PaperKind = Literal["order-form", "terms", "sla", "policy"]
+
+
+class ContractSpec(Strict):
+    kind: Optional[PaperKind] = Field(
+        None, description="What paper this is: order-form (a negotiated order form, MSA or reservation), terms (click-through "
+                          "terms of service), sla (a service level agreement) or policy (maintenance, support, acceptable use); "
+                          "read from the text when absent. Absence rules (CON002, CON003, REL002, REL003, LCK004) apply in full "
+                          "to an order form; on public paper they ask, as info.")
+    parties: Parties = Field(default_factory=Parties, description="Who the vendor and the customer are, as the contract names them (see CON001).")
+    term: Optional[Duration] = None
+    pricing: Pricing = Field(default_factory=Pricing)
+    delivery: Delivery = Field(default_factory=Delivery)
+    sla: Sla = Field(default_factory=Sla)
+    performance: list[PerformanceCommitment] = Field(default_factory=_no_items)
+    exit: Exit = Field(default_factory=Exit)
+    clauses: list[Clause] = Field(default_factory=_no_items)
+
+
+class Contract(Envelope):
+    """The terms of the offer."""
+
+    kind: Literal["Contract"]
+    metadata: ContractMetadata
+    spec: ContractSpec
+

@@ -1,0 +1,1 @@
+"""What is shown: inline suppressions and baselines."""

@@ -1,0 +1,1 @@
+"""Bytes to documents with positions: YAML with a source map, prose and PDF contracts."""

@@ -1,0 +1,80 @@
+"""PDF contracts: the text layer of each page, through the optional `pypdf` extra.
+
+A PDF obeys the byte limit of every file, plus a cap on pages (counted on the page tree before any
+page is read, so a tree that lists one page thousands of times is refused in microseconds) and on
+extracted characters. Each is refused with a reason the caller reports as SPEC001.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+INSTALL = "pip install 'clusterlint[pdf]'"
+MAX_PAGES = 1000  # a long master agreement has a few hundred
+MAX_CHARS = 2**21  # 2 Mi characters of text: ten times a long contract
+_MAX_TREE_NODES = 4 * MAX_PAGES  # page-tree nodes visited while counting (cycles, deep trees)
+
+
+def pages(data: bytes) -> list[str]:
+    """The text of each page, in order. ValueError with a message a user can act on."""
+    from clusterlint.readers.loader import too_big
+
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+    except ImportError:
+        raise ValueError(f"reading PDF contracts needs the pdf extra: {INSTALL}") from None
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings about sloppy PDFs are not findings
+    problem = too_big(data)
+    if problem:
+        raise ValueError(problem.message)
+    if not data.startswith(b"%PDF-"):
+        raise ValueError("not a PDF file: it does not start with %PDF-")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                reader.decrypt("")
+            except Exception:
+                raise ValueError("the PDF is encrypted: save an unprotected copy to review it") from None
+        _count_pages(reader)
+        texts, total = [], 0
+        for page in reader.pages:
+            text = page.extract_text() or ""
+            total += len(text)
+            if total > MAX_CHARS:
+                raise ValueError(f"the PDF's text is over {MAX_CHARS:,} characters: not reviewed (split the document)")
+            texts.append(text)
+        return texts
+    except ValueError as exc:
+        if str(exc).startswith(("the PDF", "not a PDF")):
+            raise
+        raise ValueError(f"cannot read the PDF (ValueError: {exc})") from None
+    except NotImplementedError as exc:  # an unsupported stream filter, e.g. /FooDecode
+        raise ValueError(f"cannot read the PDF: {exc}; save it again with standard compression") from None
+    except PdfReadError as exc:
+        raise ValueError(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
+    except Exception as exc:  # pypdf on hostile input: JBIG2 without its decoder, broken objects, recursion
+        if type(exc).__name__ == "DependencyError":
+            raise ValueError(f"cannot read the PDF: it needs a decoder that is not installed ({exc})") from None
+        raise ValueError(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
+
+
+def _count_pages(reader) -> int:
+    """Leaves of the page tree, counted without building pages; ValueError over MAX_PAGES."""
+    stack = [reader.trailer["/Root"].get_object()["/Pages"]]
+    count = visited = 0
+    while stack:
+        node = stack.pop().get_object()
+        visited += 1
+        if visited > _MAX_TREE_NODES:
+            raise ValueError(f"the PDF's page tree has over {_MAX_TREE_NODES:,} entries (a loop?): not reviewed")
+        kids = node.get("/Kids") if hasattr(node, "get") else None
+        if kids is None:
+            count += 1
+            if count > MAX_PAGES:
+                raise ValueError(f"the PDF has over {MAX_PAGES:,} pages (its page tree may list one page many times): not reviewed")
+        else:
+            stack.extend(reversed(list(kids.get_object())))
+    return count

@@ -1,0 +1,406 @@
+"""Contracts as the vendor sends them: plain text, Markdown or PDF, read into a Contract document.
+
+The clauses are the file's numbered sections and paragraphs. Every character of a clause keeps
+the line and column (and page, for a PDF) it was read from, so a finding points at the words it
+is about, not at the paragraph it sits in. Headings are not clauses: they number the paragraphs
+under them and say what those paragraphs are (a "Definitions" heading makes definitions).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from clusterlint.readers.loader import Document, LoadedFile, Problem, decode, too_big
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
+_UNDERLINE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_RULE = re.compile(r"^[ \t]*([-*_=~])(?:[ \t]*\1){2,}[ \t]*$")
+# "4.2", "4.2.", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article 7", "Article VII", "(a)", "a)", "1." at the start of a line
+_NUMBER = re.compile(
+    r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?P<number>(?P<digits>\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*)[.)]?|\((?P<item>[a-z0-9]{1,4})\)"
+    r"|(?P<letter>[a-z])[.)])(?=\s)"
+    r"|^\s*article\s+(?P<number2>(?P<roman>[ivxlc]{1,6})[.:]?)(?=\s|$)",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(r"[ivxlc]+")
+_ITEMS = re.compile(r"\(([a-z0-9]{1,4})\)", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*[-*+]\s+")
+_BOLD_HEADING = re.compile(r"^ {0,3}(\*\*|__)(?P<title>[^*_\s][^*_]{0,150}?)\1[ \t]*(?::[ \t]*)?$")  # "**4. Delivery**" alone on its line
+_SUPPRESSION = re.compile(r"^\s*(?:#|<!--|//)\s*clusterlint:")
+_DEFINITIONS = re.compile(r"\b(definitions?|interpretation|defined terms)\b", re.IGNORECASE)
+_RECITALS = re.compile(r"\b(recitals?|background|preamble|whereas)\b", re.IGNORECASE)
+
+
+def load(data: bytes, file: str) -> LoadedFile:
+    """Read a prose contract (by its file name's suffix) into one Contract document."""
+    if file.lower().endswith(".pdf"):
+        from clusterlint.readers.pdf import pages
+
+        try:
+            texts = pages(data)
+        except ValueError as exc:
+            return LoadedFile(file, [], [], [Problem("SPEC001", str(exc), 1, 1)])
+        return read_pages(texts, file)
+    problem = too_big(data)
+    if problem is None:
+        text, problem = decode(data, "a text contract")
+    if problem:
+        return LoadedFile(file, [], [], [problem])
+    return read_pages([text], file)
+
+
+def read_pages(texts: list[str], file: str) -> LoadedFile:
+    """Clauses from the pages' text; positions are (line, column) within a page, plus the page."""
+    paged = file.lower().endswith(".pdf")
+    pages = [_LINE_BREAK.split(text.removesuffix("\n").removesuffix("\r")) if text else [] for text in texts]
+    markdown = file.lower().endswith((".md", ".markdown"))
+    front: dict = {}
+    readable = pages
+    if markdown and pages:
+        first, front = _front_matter(pages[0])
+        readable = [_without_comments(lines) for lines in [first, *pages[1:]]]
+    paragraphs = _paragraphs(_without_running_lines(readable), paged, not markdown and _double_spaced(pages), markdown)
+    if not paragraphs:
+        what = "the PDF has no text layer (a scanned image?): no text to review" if paged else "the file is empty: no contract text to review"
+        return LoadedFile(file, [], [], [Problem("SPEC001", what, 1, 1)])
+    name = os.path.splitext(os.path.basename(file))[0] or "contract"
+    data = {"apiVersion": "clusterlint/v1", "kind": "Contract", "metadata": {"name": name, "source": file}, "spec": {"clauses": []}}
+    doc = Document(file, 0, data)
+    first = paragraphs[0][1][0]  # (offset, line, column, page) of the first segment
+    for path in ((), ("kind",), ("metadata",), ("metadata", "name"), ("spec",), ("spec", "clauses")):
+        doc.positions[path] = first[1:3]
+    if paged:
+        doc.spans[()] = [first]
+    for key, path in (("contract-kind", ("spec", "kind")), ("title", ("metadata", "title"))):
+        if key in front:
+            value, line, column = front[key]
+            data[path[0]][path[1]] = value
+            doc.positions[path] = doc.key_positions[path] = (line, column)
+    title = _title_of(paragraphs) if "title" not in data["metadata"] else None
+    if title is not None:
+        data["metadata"]["title"] = title[0]
+        doc.positions[("metadata", "title")] = title[1][0][1:3]
+        if paged:
+            doc.spans[("metadata", "title")] = title[1][:1]
+    _clauses(paragraphs, doc, paged)
+    return LoadedFile(file, [] if paged else pages[0], [doc], [], pages=pages if paged else None)
+
+
+def _title_of(paragraphs: list):
+    """The document's title: its first heading, when one comes before any numbered clause and among
+    the first few paragraphs ("Last updated: ..." may precede it)."""
+    for text, where, is_heading in paragraphs[:5]:
+        if is_heading:
+            return text, where
+        if _NUMBER.match(text):
+            return None
+    return None
+
+
+def _clauses(paragraphs: list, doc: Document, paged: bool) -> None:
+    """The paragraphs as clauses of `doc`, each labelled by its number ("4.2", "4.2(a)(iii)") or,
+    unnumbered, by its place under the last number or heading ("4 ¶2", "Service Credits ¶1"); a
+    label that repeats gets its line. Each clause names the heading it sits under (`section`)."""
+    clauses = doc.data["spec"]["clauses"]
+    section, counter, kind, heading = "", 0, None, None
+    letter = None  # (label, letter) of the last "(a)" item: "(iii)" after it is nested under it
+    seen: set = set()
+    for text, where, is_heading in paragraphs:
+        if is_heading:
+            number = _NUMBER.match(text)
+            section = _number(number) if number else " ".join(text.split())[:60]
+            counter, letter, heading = 0, None, (text, where)
+            kind = "definition" if _DEFINITIONS.search(text) else "recital" if _RECITALS.search(text) else None
+            continue
+        number = _NUMBER.match(text)
+        if number and (number.group("digits") or number.group("roman")):
+            ref = _number(number)
+            section, counter, letter = ref.split("(")[0], 0, None
+            items = _ITEMS.findall(ref)
+            if items:  # "13.5(a)": the "(b)" after it is 13.5(b), an "(i)" 13.5(a)(i)
+                letter = (f"{section}({items[0]})", items[0].lower())
+        elif number:
+            item = (number.group("item") or number.group("letter")).lower()
+            if letter and _ROMAN.fullmatch(item) and not _successor(letter[1], item):
+                ref = f"{letter[0]}({item})"  # "(i)" after "(a)": nested; "(i)" after "(h)", "(ii)" after "(i)": the next item
+            else:
+                ref = f"{section}({item})"
+                letter = (ref, item)
+        else:
+            counter += 1
+            ref = f"{section} ¶{counter}" if section else f"¶{counter}"
+        if ref in seen:
+            ref += f" (page {where[0][3]} line {where[0][1]})" if paged else f" (line {where[0][1]})"
+        seen.add(ref)
+        clause = {"ref": ref, "text": text}
+        if kind:
+            clause["kind"] = kind
+        i = len(clauses)
+        path = ("spec", "clauses", i, "text")
+        if heading:
+            clause["section"] = heading[0]
+            doc.positions[("spec", "clauses", i, "section")] = heading[1][0][1:3]
+            doc.spans[("spec", "clauses", i, "section")] = heading[1][:1]
+        clauses.append(clause)
+        doc.spans[path] = where
+        doc.positions[("spec", "clauses", i)] = doc.positions[path] = doc.positions[("spec", "clauses", i, "ref")] = where[0][1:3]
+
+
+def _number(match: re.Match) -> str:
+    """A clause number as its label: "4.2." -> "4.2", "13.5(a)" stays, "Article VII" -> "VII"."""
+    return match.group("digits") or match.group("roman")
+
+
+_ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii")
+
+
+def _successor(previous: str, item: str) -> bool:
+    """Whether list item `item` follows `previous` in one scheme: "b" after "a", "ii" after "i"."""
+    if previous in _ROMANS and item in _ROMANS and _ROMANS.index(item) == _ROMANS.index(previous) + 1:
+        return True
+    return len(previous) == len(item) == 1 and ord(item) == ord(previous) + 1
+
+
+_YAMLISH = re.compile(r"^(?:[\w-]{1,40}[ \t]*:(?:\s|$)|[ \t]|-[ \t]|#)")  # a key, a continuation, a list item, a comment
+_FRONT_KEY = re.compile(r"^(?P<key>[A-Za-z][\w-]{0,40})[ \t]*:[ \t]*(?P<value>.{0,200}?)[ \t]*$")
+
+
+def _front_matter(lines: list[str]) -> tuple[list[str], dict]:
+    """A Markdown file's YAML front matter (between '---' lines at its top) blanked, so it is no
+    clause, and its plain `key: value` lines: {key: (value, line, column of the value)}."""
+    if not lines or lines[0].strip() != "---":
+        return lines, {}
+    for end in range(1, min(len(lines), 200)):
+        if lines[end].strip() in ("---", "..."):
+            break
+    else:
+        return lines, {}
+    if not all(_YAMLISH.match(line) for line in lines[1:end] if line.strip()):
+        return lines, {}  # a thematic break over prose, not front matter
+    keys = {}
+    for number in range(1, end):
+        match = _FRONT_KEY.match(lines[number])
+        if match:
+            value = match.group("value").strip("\"'")
+            keys[match.group("key").lower()] = (value, number + 1, match.start("value") + 1)
+    return [""] * (end + 1) + lines[end + 1 :], keys
+
+
+_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+
+
+def _without_comments(lines: list[str]) -> list[str]:
+    """Lines with their HTML comments (on one line or across several) turned to spaces: a comment is
+    no clause and no heading, and every other character keeps its column."""
+    out, open_ = [], False
+    for line in lines:
+        if not open_ and _COMMENT_OPEN not in line:
+            out.append(line)
+            continue
+        chars, i = list(line), 0
+        while i < len(line):
+            if open_:
+                end = line.find(_COMMENT_CLOSE, i)
+                stop = len(line) if end < 0 else end + len(_COMMENT_CLOSE)
+                chars[i:stop] = " " * (stop - i)
+                open_, i = end < 0, stop
+            else:
+                start = line.find(_COMMENT_OPEN, i)
+                if start < 0 or (line.find(_COMMENT_CLOSE, start + 4) < 0 and line[:start].strip()):
+                    break  # no comment, or an unclosed "<!--" inside a line: text, as Markdown reads it
+                open_, i = True, start
+        out.append("".join(chars))
+    return out
+
+
+# Lines end at \n, \r\n or \r only: a form feed (a PDF's page break) or a vertical tab is a
+# character of its line, so it never shifts the line numbers after it (str.splitlines would).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+RUNNING = "\x00"  # a header or footer line: no text, and no break in a sentence that runs past it
+_PAGE_OF = re.compile(r"^\W*page\s+\d{1,4}\s+(?:of|/)\s+\d{1,4}\W*$", re.IGNORECASE)  # "Page 7 of 12": a footer wherever it is
+_PAGE_NUMBER = re.compile(r"^\W*(?:page\s+)?\d{1,4}(?:\s+(?:of|/)\s+\d{1,4})?\W*$", re.IGNORECASE)
+_HYPHENATED = re.compile(r"[a-z]-$")
+
+
+def _double_spaced(pages: list[list[str]]) -> bool:
+    """Text extracted with a blank line after every printed line: most text lines are followed by
+    exactly one blank line and then more text."""
+    text = spaced = 0
+    for lines in pages:
+        numbers = [i for i, line in enumerate(lines) if line.strip()]
+        for i, after in zip(numbers, numbers[1:]):
+            text += 1
+            spaced += after == i + 2
+    return text >= 2 and spaced >= 0.8 * text
+
+
+def _running(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.split()).lower())
+
+
+def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
+    """Pages with their running headers and footers blanked: a page number alone ("7", "Page 7 of
+    12", "- 7 -") and a line repeated in the first or last three text lines of several pages.
+    Lines are marked RUNNING, not removed, so every other line keeps its number."""
+    edges = []
+    for lines in pages:
+        text = [i for i, line in enumerate(lines) if line.strip()]
+        edges.append(set(text[:3] + text[-3:]))
+    seen: dict[str, int] = {}
+    for lines, near in zip(pages, edges):
+        for key in {_running(lines[i]) for i in near}:
+            seen[key] = seen.get(key, 0) + 1
+    repeated = {key for key, n in seen.items() if n >= 2} if len(pages) >= 2 else set()
+    out = []
+    for lines, near in zip(pages, edges):
+        out.append([RUNNING if _PAGE_OF.match(line) or i in near and (_PAGE_NUMBER.match(line) or _running(line) in repeated) and len(pages) >= 2
+                    else line for i, line in enumerate(lines)])
+    return out
+
+
+def _closing_hashes(title: str) -> str:
+    """A Markdown heading's text without its closing '#'s ("Terms ##" -> "Terms", "C#" stays)."""
+    title = title.rstrip()
+    bare = title.rstrip("#")
+    return bare.rstrip() if bare != title and (not bare or bare[-1].isspace()) else title
+
+
+_SMALL_WORDS = {"a", "an", "and", "for", "in", "of", "on", "or", "the", "to", "with", "by"}
+# words no heading ends with: a capitalised line that ends with one runs on ("THE CREDITS ABOVE ARE")
+_RUNS_ON = _SMALL_WORDS | {"is", "are", "be", "shall", "will", "may", "must", "that", "any", "all", "your", "its", "their", "our"}
+# words no heading holds: a capitalised line with one is a sentence wrapped across lines ("DOWNTIME MEANS ANY PERIOD")
+_IN_A_SENTENCE = {"means", "shall", "will", "must", "which", "whereby", "are", "has", "have", "except", "notwithstanding"}
+# ("EXCEPT FOR THE SERVICE CREDITS DESCRIBED" is the first line of an all-caps limitation, not a heading)
+
+
+_BROKEN_WORD = re.compile(r"[^\W\d_]-\s*$")  # a word broken at the line's end ("FAIL-"): the sentence runs on
+_RUN_IN = re.compile(r"[^\W\d_]{2}[.;:]\s+[A-Z][a-z]")  # a heading run into its first sentence: "9.4 Service Credits. Service Credits represent"
+
+
+def _title(line: str) -> bool:
+    """A heading standing alone: a few words, each capitalised, no closing punctuation ("4. Delivery"),
+    not ending with a word that needs more after it (an all-caps disclaimer wrapped across lines)."""
+    if len(line) > 120 or line.rstrip().endswith((".", ";", ":", ",")):
+        return False  # the cheap tests first: most lines of a contract end a sentence
+    words = [w for w in line.split() if any(c.isalpha() for c in w)]
+    return (
+        0 < len(words) <= 8
+        and all(w.lstrip("\"'(§")[:1].isupper() or w.lower() in _SMALL_WORDS for w in words)
+        and (len(words) == 1 or line.split()[-1].lower() not in _RUNS_ON)
+        and not _BROKEN_WORD.search(line)
+        and not _RUN_IN.search(line)
+        and not any(w.lower() in _IN_A_SENTENCE for w in words)
+    )
+
+
+def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False, markdown: bool = False):
+    """(text, segments, is_heading) for each paragraph, in order; a segment is (offset in the text,
+    line, column, page: 0 when not `paged`) for each source line the paragraph joins, so memory grows with lines, not
+    characters.
+
+    A paragraph ends at a blank line, and before a numbered or bulleted line that follows a line
+    ending a sentence (so a wrapped "2.10 USD" does not start a clause). Bullets after a lead-in
+    that ends with a colon, and bullets nested under a bullet, stay with it (blank lines between
+    them too), so a definition list or "Customer shall not: - ...; - ..." is one clause. A heading
+    is a Markdown heading, a bold-only Markdown line ("**4. Delivery**"), or a short line standing
+    alone without closing punctuation ("4. DELIVERY").
+    """
+    out = []
+    text: list[str] = []
+    where: list[tuple] = []
+    state = {"lines": 0, "bullet": False, "heading": False, "listing": False, "length": 0}
+
+    def close():
+        if text:
+            body = "".join(text)
+            out.append((body, list(where), state["heading"] or (state["lines"] == 1 and not state["bullet"] and _title(body))))
+        text.clear()
+        where.clear()
+        state.update(lines=0, bullet=False, heading=False, listing=False, length=0)
+
+    def add(body: str, number: int, column: int, page: int):
+        if text and _HYPHENATED.search(text[-1]) and body[:1].islower():
+            text[-1] = text[-1][:-1]  # "reason-" + "able": a word hyphenated across lines
+            state["length"] -= 1
+        elif text:
+            text.append(" ")
+            state["length"] += 1
+        where.append((state["length"], number, column, page))
+        text.append(body)
+        state["length"] += len(body)
+        state["lines"] += 1
+
+    def heading(title: str, number: int, column: int, page: int):
+        close()
+        add(title, number, column, page)
+        state["heading"] = True
+        close()
+
+    for number_of_page, lines in enumerate(pages, 1):
+        page = number_of_page if paged else 0
+        following = _next_text(lines)
+        for number, raw in enumerate(lines, 1):
+            if raw == RUNNING:
+                if text and not text[-1].rstrip().endswith((".", ";", ":")):
+                    continue  # a sentence that runs on past the page's footer or the next page's header
+                close()
+                continue
+            line = raw.rstrip()
+            if (not line.strip() and double_spaced and text and not text[-1].rstrip().endswith((".", ";", ":"))
+                    and not (state["lines"] == 1 and _title(text[0]))):
+                continue  # the blank line after each printed line: the sentence goes on
+            if not line.strip() and text and (state["listing"] or text[-1].rstrip().endswith(":")) and following[number - 1] is not None and _BULLET.match(lines[following[number - 1]]):
+                continue  # a loose list: the next item still belongs to the lead-in
+            if not line.strip() or _SUPPRESSION.match(line):
+                close()
+                continue
+            if _UNDERLINE.match(line) and state["lines"] == 1:  # setext heading underline
+                state["heading"] = True
+                close()
+                continue
+            if _RULE.match(line):  # a separator line ("---", "***", "====="): no text
+                close()
+                continue
+            found = _HEADING.match(line)
+            if found:
+                heading(_closing_hashes(found.group(2)), number, found.start(2) + 1, page)
+                continue
+            found = _BOLD_HEADING.match(line) if markdown else None
+            if found and _bold_title(found.group("title")):
+                heading(found.group("title").strip(), number, found.start("title") + 1, page)
+                continue
+            if state["lines"] == 1 and not state["bullet"] and _title("".join(text)):
+                close()
+            bullet = _BULLET.match(line)
+            ends = text and text[-1].rstrip().endswith((".", ";", ":"))
+            nested = state["bullet"] and line[:2].isspace()
+            if bullet and text and (state["listing"] or text[-1].rstrip().endswith(":") or nested):
+                state["listing"] = True  # an item of the lead-in's list, or nested under a bullet
+            elif ends and (bullet or _NUMBER.match(line)):
+                close()
+            start = bullet.end() if bullet else len(line) - len(line.lstrip())
+            state["bullet"] = state["bullet"] or bool(bullet and not text)
+            add(line[start:], number, start + 1, page)
+    close()
+    return out
+
+
+_MODAL_VERB = re.compile(r"\b(?:shall|will|must|may|agrees?|undertakes?|warrants?)\b", re.IGNORECASE)
+
+
+def _bold_title(title: str) -> bool:
+    """A bold-only line is a heading when it reads as one: a few words, no modal verb, no clause
+    punctuation ("**4. Delivery**"); a sentence set in bold ("**Provider shall deliver ...**") is a clause."""
+    return len(title.split()) <= 10 and not _MODAL_VERB.search(title) and not title.rstrip().endswith((";", ","))
+
+
+def _next_text(lines: list[str]) -> list:
+    """For each line, the index of the next line that holds text (None at the end): one pass."""
+    out: list = [None] * len(lines)
+    upcoming = None
+    for i in range(len(lines) - 1, -1, -1):
+        out[i] = upcoming
+        if lines[i].strip() and lines[i] != RUNNING:
+            upcoming = i
+    return out
