@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from clusterlint.engine.review import FileResult, run_rules, typed_documents
 from clusterlint.readers.file_kinds import YAML_SUFFIXES, is_prose
-from clusterlint.engine.findings import RANK
+from clusterlint.model.findings import RANK
 from clusterlint.readers.loader import Problem, display, load_bytes, read_file, read_stream
 from clusterlint.engine.scoring import scorecard
 

@@ -21,12 +21,11 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint.contracts import lowered
 from clusterlint.model import units
 from clusterlint.contracts.memo import last_document
-from clusterlint.contracts.prefilter import may_match, search
 from clusterlint.contracts.sentences import per_sentence, spans
 
+from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of
 from clusterlint.rules.common import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
@@ -164,7 +163,7 @@ def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | N
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
         sentence = text[start:end]
-        if where is not None and not lowered.search(where, sentence):
+        if where is not None and not where.search(sentence):
             continue
         reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
         if reading is not None:
@@ -210,23 +209,6 @@ REMEDY = re.compile(
     re.IGNORECASE,
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
-NUMBER_PREFIX = re.compile(
-    r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?:\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*[.)]?|\([a-z0-9]{1,4}\))\s+"
-    r"|^\s*article\s+[ivxlc]{1,6}[.:]?\s+",
-    re.IGNORECASE,
-)
-_DEFINITION = re.compile(
-    # whitespace between the term and its verb is bounded ({0,3}): unbounded runs on both sides of an
-    # optional item made a line of spaces cost quadratic time
-    # a term holds no verb: "Credits are the exclusive means of redress" is no definition of "means"
-    r"^[\W_]{0,3}[\"“'‘]?[A-Z](?:(?!\b(?i:is|are|be|shall|will|was|were)\s)[\w\s/-]){0,60}?[\"”'’]?\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
-    r"(?i:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"  # "DOWNTIME MEANS ..." too
-    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’]\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are|shall\s+be)\s+deemed\b"
-    r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
-)
-_RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
-
-
 class Text(NamedTuple):
     """One text of a contract: where it is, what to call it in a message, what kind it is."""
 
@@ -234,15 +216,6 @@ class Text(NamedTuple):
     label: str
     text: str
     kind: str
-
-
-def kind_of(text: str) -> str:
-    body = NUMBER_PREFIX.sub("", text, count=1)
-    if _RECITAL.match(body):
-        return "recital"
-    if _DEFINITION.match(body):
-        return "definition"
-    return "operative"
 
 
 _FIELDS = (
@@ -296,15 +269,13 @@ def and_list(items: list[str]) -> str:
 
 def parts(text: str, who=None) -> Parts:
     """What a text states: a date, a figure, a remedy that favours the customer (`who`: the parties)."""
-    if not may_match(REMEDY, text):
-        remedy = False
-    elif who is not None:
+    if who is not None:
         remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text))
     else:
-        remedy = bool(lowered.search(REMEDY, text))
+        remedy = bool(REMEDY.search(text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
-    return Parts(bool(lowered.search(DATE, text, body)), bool(lowered.search(MEASURE, text, body)), remedy)
+    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
@@ -341,7 +312,7 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
     """The first contract text of one of `kinds` in which `pattern` matches: (Text, match) or None."""
     for item in texts(contract):
         if item.kind in kinds:
-            match = search(pattern, item.text)
+            match = pattern.search(item.text)
             if match:
                 return item, match
     return None
@@ -350,10 +321,10 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
 def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     """(Text, match of the first pattern) for each sentence in which every pattern matches."""
     for item in texts(contract):
-        if item.kind not in kinds or not all(may_match(p, item.text) for p in patterns[1:]):
+        if item.kind not in kinds or not all(p.search(item.text) for p in patterns[1:]):
             continue  # a text that lacks what one pattern needs has no sentence with all of them
         for match, sentence in per_sentence(patterns[0], item.text):
-            if all(lowered.search(p, sentence) for p in patterns[1:]):
+            if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
                 break
 

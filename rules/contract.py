@@ -9,10 +9,8 @@ from __future__ import annotations
 import re
 from pydantic import Field
 
-from clusterlint.contracts import lowered
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
-from clusterlint.contracts.prefilter import may_match, search
 from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_span
 
 from clusterlint.rules import clauses
@@ -52,7 +50,7 @@ def reasonable_effort_clause(review, params):
         if item.kind != "operative":
             continue
         found = matched = None
-        for match in pattern.finditer(item.text) if may_match(pattern, item.text) else ():
+        for match in pattern.finditer(item.text):
             matched = True
             if quoted(item.text, match):
                 continue  # named, not used: 'a party using "reasonable endeavours" shall be construed ...'
@@ -101,7 +99,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         # (not "in a commercially reasonable manner", nor "as soon as commercially reasonable")
     if words.lower().startswith("best") and (_SERVICE_CLASS.match(text, match.end()) or _CLASS_BEFORE.search(text, max(0, match.start() - 30), match.start())):
         return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
-    if lowered.search(_NOT_MERELY, text, max(0, match.start() - 60), match.start()):
+    if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
         return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
     if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
@@ -118,7 +116,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
 def _asked_of_customer(text: str, match: re.Match, who) -> bool:
     """Whether the effort words are what the vendor asks of the customer: "Provider asks the Customer
     to make all reasonable effort to ..." binds the customer, not the vendor."""
-    asked = lowered.search(_ASKS, text, max(0, match.start() - 80), match.start())
+    asked = _ASKS.search(text, max(0, match.start() - 80), match.start())
     return asked is not None and who.party(asked.group(1)) == "customer"
 
 
@@ -185,7 +183,7 @@ def subject_to_availability(review, params):
     pattern, contract, who = params.pattern, review.contract, clauses.parties_of(review)
     reserved = None
     for item in texts(contract):
-        if item.kind != "operative" or not lowered.search(_CAPACITY, item.text):
+        if item.kind != "operative" or not _CAPACITY.search(item.text):
             continue  # no capacity, nothing made to depend on stock (and one cheap scan before the long phrase list)
         for match, sentence, learned in candidates(pattern, item.text, "CON005", params.learned):
             if _NOT_BEFORE.search(item.text, max(0, match.start() - 50), match.start()):
@@ -195,15 +193,15 @@ def subject_to_availability(review, params):
             if quoted(item.text, match):
                 continue  # the words named, not used: "no more 'subject to availability' language on them"
             span = sentence_span(item.text, match.start())
-            if search(_NOT_CAPACITY, sentence) or not (lowered.search(_CAPACITY, sentence) or lowered.search(_CAPACITY, item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
+            if _NOT_CAPACITY.search(sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
                 # (the capacity may be named in the sentence before: "... approved the 48 nodes. The last 16 are contingent on ...")
-            if search(_BEYOND_RESERVED, sentence):
+            if _BEYOND_RESERVED.search(sentence):
                 continue  # capacity on top of the reservation it names may fairly depend on availability
             before = span[0], match.start()
-            if search(_EXTRA_CAPACITY, item.text, *before):
+            if _EXTRA_CAPACITY.search(item.text, *before):
                 if reserved is None:
-                    reserved = any(search(_RESERVATION, t.text) for t in texts(contract) if t.kind == "operative")
+                    reserved = any(_RESERVATION.search(t.text) for t in texts(contract) if t.kind == "operative")
                 if reserved:
                     continue  # what it qualifies is capacity on top of a firm reservation: that may fairly depend on availability
             reading = read_at(item.text, match.start(), who) if learned is None else read(sentence, who)
@@ -298,7 +296,7 @@ _CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 @check(LearnedParams)
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not lowered.search(_CREDIT, item.text):
+        if item.kind == "recital" or not _CREDIT.search(item.text):
             continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
         for match, sentence, learned in candidates(_SOLE_REMEDY, item.text, "CON006", params.learned):
             before = item.text[max(0, match.start() - 40) : match.start()]
@@ -420,7 +418,7 @@ def _leaves_out_degradation(item):
     match of its exclusion, or None. An exclusion for a cause ("... caused by Customer's software")
     is fair."""
     for match, sentence in per_sentence(_LEAVES_OUT, item.text):
-        if lowered.search(_DOWNTIME, sentence) and (lowered.search(_DEGRADED, sentence) or lowered.search(_PARTIAL, sentence)) and not lowered.search(_CAUSED, sentence):
+        if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
             return match
     return None
 
@@ -428,12 +426,12 @@ def _leaves_out_degradation(item):
 @check(LearnedParams)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (params.learned is not None or may_match(_CONNECTIVITY, item.text) or may_match(_LEAVES_OUT, item.text)):
+        if item.kind == "recital" or not (params.learned is not None or _CONNECTIVITY.search(item.text) or _LEAVES_OUT.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
-        if not (search(_DOWNTIME, item.text) or lowered.search(_CREDIT, item.text) and _LEADING_IF.match(item.text)):
+        if not (_DOWNTIME.search(item.text) or _CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match in lowered.finditer(_CONNECTIVITY, item.text) if may_match(_CONNECTIVITY, item.text) else ():  # every match: the first in a sentence may measure nothing
+        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
@@ -532,7 +530,7 @@ def no_remedy(review, params):
                          f"availability {spec.sla.availability} has no remedy if missed (credits: a share of the fee per shortfall)")
     if spec.delivery.late_remedy or spec.sla.credits:
         return
-    if any(search(REMEDY, item.text) for item in texts(contract) if item.kind == "operative"):
+    if any(REMEDY.search(item.text) for item in texts(contract) if item.kind == "operative"):
         return
     for item, match in sentences_with(contract, _OBLIGATION, _CHECKABLE):
         yield review.hit_words(
@@ -607,7 +605,7 @@ def _customer_may_terminate(review) -> bool:
     who = clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind == "operative":
-            for match in _TERMINATION.finditer(item.text) if may_match(_TERMINATION, item.text) else ():
+            for match in _TERMINATION.finditer(item.text):
                 reading = read_at(item.text, match.start(), who)
                 if reading.obligor in ("customer", "both", "none") and reading.modality != "prohibition":
                     return True

@@ -146,7 +146,7 @@ def _report(findings, file="q.yaml", lines=()):
 
 
 def _finding(rule="NET003", severity="warning", line=1, file="q.yaml", message="m", column=1):
-    from clusterlint.engine.findings import Finding
+    from clusterlint.model.findings import Finding
 
     return Finding(file=file, line=line, column=column, rule=rule, message=message, severity=severity, name="n")
 

@@ -16,7 +16,7 @@ from clusterlint.cli.options import _CONFIG, _ISOLATED, _known_rules
 @click.option("--write", "out_dir", metavar="DIR", help="Write every schema into DIR (the repo's schemas/).")
 def schema(kind, kind_opt, out_dir):
     """Print the JSON Schema of a document kind (or of the configuration file), or write them all with --write."""
-    from clusterlint.model.schema import SCHEMAS as KINDS, dumps, generate
+    from clusterlint.config.schema import SCHEMAS as KINDS, dumps, generate
 
     kind = kind or kind_opt
     if out_dir:
@@ -30,7 +30,7 @@ def schema(kind, kind_opt, out_dir):
 
 def _write_schemas(out_dir: str, kinds, overwrite: bool) -> list[str]:
     """Write the kinds' schemas into `out_dir` (created if missing); without `overwrite`, keep copies there."""
-    from clusterlint.model.schema import dumps, file_name, generate
+    from clusterlint.config.schema import dumps, file_name, generate
 
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         _fail(f"{out_dir}: not a folder (--write takes the folder the schemas go into)")
@@ -75,7 +75,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
     """
     from importlib import resources
 
-    from clusterlint.model.schema import file_name
+    from clusterlint.config.schema import file_name
 
     file = file or f"{kind.lower()}.yaml"
     where = "." if file == "-" else (os.path.dirname(file) or ".")

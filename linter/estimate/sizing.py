@@ -71,8 +71,18 @@ class Assumptions(NamedTuple):
         return cls(default_mfu=rule.settings.default_mfu)
 
 
+_ASSUMED: dict = {}  # id(rules) -> (rules, Assumptions): rule sets are few, and each review of one set asks again
+
+
 def assumptions(review) -> Assumptions:
-    return review.assumptions or Assumptions.from_rules({})
+    """The assumptions under the rules in force on `review` (the built-in rules' when none are set)."""
+    rules = review.rules or {}
+    held = _ASSUMED.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_ASSUMED) >= 16:
+            _ASSUMED.clear()
+        held = _ASSUMED[id(rules)] = (rules, Assumptions.from_rules(rules))
+    return held[1]
 
 
 class Allocation(NamedTuple):

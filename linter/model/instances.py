@@ -17,7 +17,7 @@ import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from clusterlint.engine.findings import dotted
+from clusterlint.model.findings import dotted
 from clusterlint.readers.loader import Document, Problem
 
 POOL_FIELDS = ("accelerator", "cpu", "memory", "local_storage")

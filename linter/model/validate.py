@@ -7,7 +7,7 @@ models directly keeps jsonschema out of the start-up path of every pre-commit ru
 
 from __future__ import annotations
 
-from clusterlint.engine.findings import dotted
+from clusterlint.model.findings import dotted
 from clusterlint.readers.loader import Document, Problem
 
 KIND_NAMES = ("Cluster", "Contract", "Workload")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from clusterlint.engine.findings import RANK
+from clusterlint.model.findings import RANK
 from clusterlint.reporters import markdown, more_line, stream
 from clusterlint.reporters.escape import github_data, github_property
 from clusterlint.reporters.stream import Stream

@@ -25,7 +25,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from clusterlint import __version__
 from clusterlint.model import units
-from clusterlint.engine.findings import Finding
+from clusterlint.model.findings import Finding
 from clusterlint.readers.file_kinds import YAML_SUFFIXES, is_prose
 from clusterlint.check import Options, UsageError, check
 
