@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from clusterlint.acceptance import evidence as ev
+from clusterlint.acceptance import walker as ev
+from clusterlint.acceptance.base import Evidence
 
 from conftest import ROOT, accept_json, run_cli
 
@@ -76,7 +77,7 @@ def test_plain_check_neither_runs_nor_loads_accept():
     code = ("import sys; from click.testing import CliRunner; from clusterlint.cli import main; "
             "r = CliRunner().invoke(main, ['check', '--format', 'json', 'specs/dgx-h100-superpod.yaml']); "
             "import json; d = json.loads(r.stdout); "
-            "print(sorted(m for m in ('clusterlint.acceptance.evidence', 'clusterlint.rules.delivery', 'defusedxml') if m in sys.modules), "
+            "print(sorted(m for m in ('clusterlint.acceptance.walker', 'clusterlint.rules.delivery', 'defusedxml') if m in sys.modules), "
             "[f['rule'] for f in d['findings'] + d['skipped'] if f['rule'].startswith('DLV')])")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[] []"
@@ -133,8 +134,8 @@ def test_missing_evidence_path_is_a_usage_error():
 
 
 def _one(path, host="h"):
-    found = ev.Evidence()
-    ev._read(found, str(path), host)
+    found = Evidence()
+    ev.read_file(found, str(path), host)
     return found
 
 

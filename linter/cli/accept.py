@@ -16,12 +16,12 @@ from clusterlint.cli.options import _check_formats, _cli_values, _emit, _write, 
 @output_options
 def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_suppressed, color, **flags):
     """Check the delivered nodes' evidence against the QUOTE (and --contract): DLV findings point at the promise and name the evidence."""
-    from clusterlint.acceptance import evidence
+    from clusterlint.acceptance import walker
     from clusterlint.reporters import render
     from clusterlint.check import Options, check as run_check
 
     _check_formats(formats, outputs)
-    found = evidence.load(evidence_paths)
+    found = walker.load(evidence_paths)
     report = run_check(Options(paths=(quote,), cli=_cli_values(**flags), config=config_file, isolated=isolated, evidence=found))
     report.evidence = found
 
