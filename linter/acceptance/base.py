@@ -82,6 +82,7 @@ class Evidence:
     collectives: list = field(default_factory=list)
     unreadable: list = field(default_factory=list)  # Fact(value=reason)
     folders: list = field(default_factory=list)  # node folders found (host names), read or not
+    read: set = field(default_factory=set)  # real paths of the files opened: no output may overwrite them
 
     def node(self, host: str) -> Node:
         return self.nodes.setdefault(host, Node(host))

@@ -131,6 +131,7 @@ def read_file(evidence: Evidence, file: str, host: str | None) -> None:
     """Read one file into `evidence` as `host`'s (None: the host named inside it); what cannot be read is named with its line."""
     from clusterlint.acceptance.readers import kind_of
 
+    evidence.read.add(os.path.realpath(file))
     try:
         raw = _read_bytes(file)
     except Unreadable as exc:
