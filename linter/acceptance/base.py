@@ -146,22 +146,21 @@ def is_int(text: str) -> bool:
     return bool(_INT.fullmatch(text.strip()))
 
 
-def integer(text: str, line: int, what: str, high: float = 1e15) -> int:
+def integer(text: str, line: int, what: str, high: float = 1e15, column: int = 1) -> int:
     """A count or size written in ASCII digits, 0 to `high`; else the file is unreadable at `line`."""
     text = text.strip()
     if not _INT.fullmatch(text) or int(text) > high:
-        raise Unreadable(f"{what} {_short(text)!r} is not a whole number from 0 to {high:g}", line)
+        raise Unreadable(f"{what} {_short(text)!r} is not a whole number from 0 to {high:g}", line, column)
     return int(text)
 
 
-def number(value, line: int, what: str, low: float = 0, high: float = 1e15) -> float:
+def number(value, line: int, what: str, low: float = 0, high: float = 1e15, column: int = 1) -> float:
     """A finite number from `low` to `high` (JSON number or decimal text); else unreadable at `line`."""
-    if isinstance(value, str):
-        ok = _FLOAT.fullmatch(value.strip())
-        value = float(value) if ok else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
-        raise Unreadable(f"{what} {_short(repr(value) if not isinstance(value, str) else value)!r} is not a number from {low:g} to {high:g}", line)
-    return float(value)
+    read = float(value) if isinstance(value, str) and _FLOAT.fullmatch(value.strip()) else value
+    if isinstance(read, bool) or not isinstance(read, (int, float)) or not math.isfinite(read) or not low <= read <= high:
+        shown = value if isinstance(value, str) else repr(value)
+        raise Unreadable(f"{what} {_short(shown)!r} is not a number from {low:g} to {high:g}", line, column)
+    return float(read)
 
 
 def _short(text) -> str:

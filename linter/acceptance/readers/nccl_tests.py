@@ -25,10 +25,12 @@ def parse(evidence, host: str | None, file: str, text: str) -> None:
         raise Unreadable("the header row has no busbw column", header)
     rows = []
     for number_, line in enumerate(lines[header:], header + 1):
-        fields = re.sub(r"\[\d+\]", " ", line).split()
+        cleaned = re.sub(r"\[\d+\]", lambda m: " " * len(m.group()), line)  # same length: columns stay
+        spans = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", cleaned)]
+        fields = [f for f, _ in spans]
         if not fields or line.lstrip().startswith("#") or not re.fullmatch(r"[0-9]+", fields[0]) or len(fields) < len(columns):
             continue
-        values = [number(fields[i], number_, "busbw", 0, MAX_GBPS) for i in busbw]
+        values = [number(fields[i], number_, "busbw", 0, MAX_GBPS, spans[i][1]) for i in busbw]
         rows.append(Fact((integer(fields[0], number_, "size", 1e18), max(values)), file, number_, line))
     if not rows:
         raise Unreadable("no complete size row under the header (truncated?)", len(lines))
