@@ -151,7 +151,7 @@ def test_dlv007_keeps_df_h_sizes(tmp_path):
     assert [h[3] for h in hits] == [
         "the type of 'scratch' (lustre) on node node-1 is not evidenced: df without -T shows no type (collect findmnt -J or df -T)",
         "node node-1 mounts its largest mount, / of 270.6 GB, quoted 480 TB for 'scratch'"]
-    assert hits[1][:3] == (11, 47, "warning") and hits[1][4] == ["df.txt:2"]
+    assert hits[1][:3] == (11, 47, "warning") and hits[1][4] == ["df.txt:3"]
 
 
 def test_dlv003_names_the_link_layer_it_found(tmp_path):
