@@ -160,3 +160,33 @@ def test_dlv003_names_the_link_layer_it_found(tmp_path):
     messages = [h[3] for h in _hits(report, "DLV003")]
     assert any(m.startswith("node node-1 has 0 infiniband (InfiniBand link layer) adapter ports, quoted 2; it has ") and "Ethernet link layer port" in m
                for m in messages), messages
+
+
+SOFTWARE = "  software: {orchestrator: %s}\n"  # the orchestrator's value: line 10, column 28
+SCONTROL = (PUBLIC / "scontrol-show-config-healthcheck.txt").read_text()
+PODS = (PUBLIC / "kubectl-gpu-operator-pods-bad.txt").read_text()
+
+
+@pytest.mark.parametrize("rule, files, model, count, extra, expected", [
+    # DLV015: a driver branch the table does not list (the A100 capture's 510); each side of the 580 floor; the toolkit floor
+    ("DLV015", {"smi.txt": PUBLIC / "nvidia-smi-q-a100-remap-pending.txt"}, "A100-SXM-80GB", 8, "",
+     [(7, 13, "error", "node node-1 runs driver 510.73.08, a branch the ClusterMAX minimum-version table does not list (535, 570, 580, 590, 595): "
+       "unsupported", ["smi.txt:4"])]),
+    ("DLV015", {"smi.txt": _edit(SMI, 5, "580.159.04", "580.159.03")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"smi.txt": _edit(SMI, 5, "580.159.04", "580.159.02")}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs driver 580.159.02, below the 580 branch's security floor 580.159.03 (NVIDIA Security Bulletin: GPU Display "
+       "Driver - May 2026 (a_id 5821, 2026-05-19))", ["smi.txt:5"])]),
+    ("DLV015", {"cli.txt": PUBLIC / "nvidia-container-cli-version.txt", "rt.txt": PUBLIC / "nvidia-container-runtime-version.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs NVIDIA Container Toolkit 1.0.7, below the security floor 1.19.1 (CVE-2026-24260, NVIDIA Security "
+       "Bulletin: NVIDIA Container Toolkit - June 2026 (a_id 5850, 2026-06-30))", ["cli.txt:3"])]),
+    # DLV016: HealthCheckProgram set (real) or taken out (edited: the real file less that line), "(null)" as scontrol prints an unset one
+    ("DLV016", {"scontrol.txt": SCONTROL}, "H100-SXM", 1, SOFTWARE % "slurm", []),
+    ("DLV016", {"scontrol.txt": SCONTROL.replace("HealthCheckProgram      = /usr/sbin/nhc\n", "")}, "H100-SXM", 1, SOFTWARE % "slurm",
+     [(10, 28, "error", "node node-1 runs Slurm without a HealthCheckProgram: a failing node keeps taking jobs", ["scontrol.txt:4"])]),
+    # DLV017: the real listing with a CrashLoopBackOff worker; the real good listing
+    ("DLV017", {"pods.txt": PODS}, "H100-SXM", 1, SOFTWARE % "kubernetes",
+     [(10, 28, "error", "GPU operator pod gpu-operator-node-feature-discovery-worker-x7jj5 is CrashLoopBackOff (0/1 ready)", ["pods.txt:8"])]),
+    ("DLV017", {"pods.txt": PUBLIC / "kubectl-gpu-operator-pods-good.txt"}, "H100-SXM", 1, SOFTWARE % "kubernetes", []),
+])
+def test_software_case(tmp_path, rule, files, model, count, extra, expected):
+    assert _hits(_run(tmp_path, files, model, count, extra), rule) == expected

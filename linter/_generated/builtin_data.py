@@ -1246,6 +1246,92 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                              'CmpltRedir+ UpstreamFwd+\n',
                                                       'good': '# /proc/driver/nvidia/version: NVIDIA UNIX Open Kernel '
                                                               'Module for x86_64  565.57.01\n'}},
+ 'DLV015-software-below-security-floor.yaml': {'id': 'DLV015',
+                                               'name': 'software-below-security-floor',
+                                               'area': 'DLV',
+                                               'severity': 'error',
+                                               'weight': 10,
+                                               'check': 'clusterlint.rules.node_software:versions',
+                                               'needs': ['Cluster', 'Evidence'],
+                                               'summary': "A node's NVIDIA driver or Container Toolkit is below its "
+                                                          'security floor, or on a driver branch no floor lists.',
+                                               'why': "A GPU node shared by a buyer's users runs their containers next "
+                                                      'to the driver: a driver or Container Toolkit with a published '
+                                                      "escape or privilege flaw is a risk the vendor's patch cadence "
+                                                      'should have removed before delivery. The floors are '
+                                                      "SemiAnalysis' ClusterMAX minimum-version table (cmax, "
+                                                      'Apache-2.0; dated entries with the NVIDIA bulletin behind '
+                                                      'each): per driver branch 535.309.01, 570.211.01, 580.159.03, '
+                                                      '590.48.01 and 595.71.05, and Container Toolkit 1.19.1 '
+                                                      '(CVE-2026-24260). A driver branch the table does not list has '
+                                                      'no security support to check against, so it is reported as '
+                                                      'unsupported, never as passing.',
+                                               'fix': 'Ask the vendor to update the driver (within its branch or to a '
+                                                      'listed branch) and the Container Toolkit, and collect again.',
+                                               'sources': ['SemiAnalysis ClusterMAX '
+                                                           'cmax/scripts/1-audit/minimum-versions.json (commit '
+                                                           'ebc0390080481143b53625542c801fb857def6a8) '
+                                                           'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                           'NVIDIA Security Bulletin, GPU Display Driver, May 2026 '
+                                                           'https://nvidia.custhelp.com/app/answers/detail/a_id/5821/'],
+                                               'examples': {'bad': '# nvidia-smi -q: Driver Version : 510.73.08   (a '
+                                                                   'branch the table does not list)\n',
+                                                            'good': '# nvidia-smi -q: Driver Version : 580.159.04\n'}},
+ 'DLV016-slurm-health-check-missing.yaml': {'id': 'DLV016',
+                                            'name': 'slurm-health-check-missing',
+                                            'area': 'DLV',
+                                            'severity': 'error',
+                                            'weight': 5,
+                                            'check': 'clusterlint.rules.node_software:slurm_health',
+                                            'needs': ['Cluster', 'Evidence'],
+                                            'summary': 'Slurm runs without a HealthCheckProgram, so a failing node '
+                                                       'keeps taking jobs.',
+                                            'why': 'Slurm calls its HealthCheckProgram (usually LBNL Node Health '
+                                                   'Check, often wired to DCGM) on every node at HealthCheckInterval '
+                                                   'and drains a node that fails it. Without one, a node with a '
+                                                   'fallen-off GPU or a down adapter keeps being scheduled and fails '
+                                                   "every job sent to it, at the buyer's cost. SemiAnalysis' "
+                                                   'ClusterMAX audit checks it (healthcheck-program). Checked when '
+                                                   'scontrol show config is among the evidence; without it the rule '
+                                                   'does not run (and does not pass).',
+                                            'fix': 'Ask the vendor to configure HealthCheckProgram (NHC with DCGM '
+                                                   'checks) and HealthCheckInterval.',
+                                            'sources': ['Slurm slurm.conf documentation (HealthCheckProgram) '
+                                                        'https://slurm.schedmd.com/slurm.conf.html',
+                                                        'A real scontrol show config with NHC as HealthCheckProgram '
+                                                        '(vpenso/scripts, nhc.md), tests/evidence/SOURCE.md',
+                                                        'SemiAnalysis ClusterMAX cmax audit criterion '
+                                                        'healthcheck-program '
+                                                        'https://github.com/SemiAnalysisAI/ClusterMAX'],
+                                            'examples': {'bad': '# scontrol show config: HealthCheckInterval = 600 '
+                                                                'sec   (no HealthCheckProgram)\n',
+                                                         'good': '# scontrol show config: HealthCheckProgram = '
+                                                                 '/usr/sbin/nhc\n'}},
+ 'DLV017-gpu-operator-not-ready.yaml': {'id': 'DLV017',
+                                        'name': 'gpu-operator-not-ready',
+                                        'area': 'DLV',
+                                        'severity': 'error',
+                                        'weight': 5,
+                                        'check': 'clusterlint.rules.node_software:gpu_operator',
+                                        'needs': ['Cluster', 'Evidence'],
+                                        'summary': 'Under Kubernetes, an NVIDIA GPU operator pod is not running and '
+                                                   'ready (or there is none).',
+                                        'why': 'On Kubernetes the NVIDIA GPU operator installs the driver, the '
+                                               'container toolkit and the device plugin that makes GPUs schedulable; '
+                                               'node feature discovery labels the nodes. A pod of it in '
+                                               'CrashLoopBackOff or not ready means GPUs that are not offered to the '
+                                               "buyer's workloads, however healthy nvidia-smi says they are. Checked "
+                                               'when kubectl get pods is among the evidence.',
+                                        'fix': "Ask the vendor to repair the operator's failing pods and send kubectl "
+                                               'get pods with every one Running and ready.',
+                                        'sources': ['NVIDIA GPU Operator documentation '
+                                                    'https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/index.html',
+                                                    'A real kubectl get pods with a CrashLoopBackOff '
+                                                    'node-feature-discovery worker (NVIDIA/gpu-operator issue 401), '
+                                                    'tests/evidence/SOURCE.md'],
+                                        'examples': {'bad': '# gpu-operator-node-feature-discovery-worker-x7jj5   '
+                                                            '0/1   CrashLoopBackOff\n',
+                                                     'good': '# gpu-feature-discovery-9vvmw   1/1   Running\n'}},
  'LCK001-single-cloud-accelerator.yaml': {'id': 'LCK001',
                                           'name': 'single-cloud-accelerator',
                                           'area': 'LCK',
