@@ -119,7 +119,7 @@ def nics(review, params):
         if len(ports) < inter.nics_per_node:
             cite = tuple(f.cite() for f in ports) or tuple(f.cite() for f in others[:inter.nics_per_node])
             yield review.hit("Cluster", path + ("nics_per_node",),
-                             f"node {node.host} has {len(ports)} {inter.fabric} ({_LAYER_NAME[layer]} link layer) adapter port{'s' if len(ports) != 1 else ''}, "
+                             f"node {node.host} has {len(ports)} {inter.fabric} adapter port{'s' if len(ports) != 1 else ''}, "
                              f"quoted {inter.nics_per_node}{_other_layers(others)}", evidence=cite)
         if inter.nic_speed is not None:
             for port in active:
@@ -127,9 +127,6 @@ def nics(review, params):
                 if rate is not None and rate * 1e9 < inter.nic_speed.value:
                     yield review.hit("Cluster", path + ("nic_speed",), f"node {node.host} adapter {port.value['name']} runs at {rate:g} Gb/s, "
                                      f"quoted {units.human(inter.nic_speed.value, 'rate')}", evidence=(port.cite(),))
-
-
-_LAYER_NAME = {"infiniband": "InfiniBand", "ethernet": "Ethernet"}
 
 
 def _other_layers(ports) -> str:
