@@ -43,6 +43,18 @@ MESSAGES = {
     "DLV007": "node node-1 mounts no lustre filesystem for 'parallel-fs'; it mounts ext4",
     "DLV008": "node node-2 has 67.57 GB of host memory, the pool's largest has 135.1 GB",
     "DLV009": "evidence tests/fixtures/DLV009/bad-evidence/node-1/ibstat.txt was not read: empty file (the command printed nothing)",
+    "DLV010": ["node node-1 evidence disagrees on its accelerator count: 1 in tests/fixtures/DLV010/bad-evidence/node-1/nvidia-smi-q.txt, "
+               "8 in tests/fixtures/DLV010/bad-evidence/node-1/other-day.txt",
+               "node node-1 evidence disagrees on its driver version: 580.159.04 in tests/fixtures/DLV010/bad-evidence/node-1/nvidia-smi-q.txt, "
+               "510.73.08 in tests/fixtures/DLV010/bad-evidence/node-1/other-day.txt"],
+    "DLV011": "node node-1 GPU 00000000:10:1C.0 has a row remap pending: it needs a GPU reset before its memory is whole",
+    "DLV012": "node node-1 GPU 00000000:00:06.0 PCIe link runs at x8, the part's is x16",
+    "DLV013": "node node-1 GPU 00000000:00:06.0 power limit is 450 W, the part's maximum is 700 W",
+    "DLV014": "node node-1 bridge a device above the excerpt has PCIe ACS on (SrcValid+, ReqRedir+, CmpltRedir+, UpstreamFwd+): "
+              "peer-to-peer GPU-NIC traffic goes through the root complex",
+    "DLV015": "node node-1 runs driver 510.73.08, a branch the ClusterMAX minimum-version table does not list (535, 570, 580, 590, 595): unsupported",
+    "DLV016": "node node-1 runs Slurm without a HealthCheckProgram: a failing node keeps taking jobs",
+    "DLV017": "GPU operator pod gpu-operator-node-feature-discovery-worker-x7jj5 is CrashLoopBackOff (0/1 ready)",
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',

@@ -1101,6 +1101,237 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                          'installed\n',
                                                   'good': "evidence/gpu-a/ibstat.txt   # CA 'mlx5_0' ... Port 1: "
                                                           'State: Active\n'}},
+ 'DLV010-contradicting-evidence.yaml': {'id': 'DLV010',
+                                        'name': 'contradicting-evidence',
+                                        'area': 'DLV',
+                                        'severity': 'warning',
+                                        'weight': 5,
+                                        'check': 'clusterlint.rules.node_health:conflicts',
+                                        'needs': ['Cluster', 'Evidence'],
+                                        'summary': 'Two evidence files for one node disagree (4 GPUs in one, 8 in '
+                                                   'another; two driver versions).',
+                                        'why': 'Evidence is written by the party being checked or copied from a run on '
+                                               'another day; when two files about the same node disagree, at most one '
+                                               'of them describes the machine delivered. Rather than let whichever '
+                                               'file is read first decide, both files are named and the node is not '
+                                               'accepted until the vendor says which is current and collects it again. '
+                                               'The figure read first is still compared with the quote, so the '
+                                               'disagreement never hides a shortfall.',
+                                        'fix': "Collect the node's evidence again in one run of clusterlint collect "
+                                               'and replace both files.',
+                                        'sources': ['clusterlint issue 38 (two files for one node, 4 vs 8 GPUs, gave '
+                                                    'no finding)',
+                                                    'nvidia-smi documentation (Attached GPUs, Driver Version) '
+                                                    'https://docs.nvidia.com/deploy/nvidia-smi/index.html'],
+                                        'examples': {'bad': '# gpu-a/nvidia-smi-q.txt: Attached GPUs : 8   '
+                                                            'gpu-a/topo.txt: GPU0 .. GPU3\n',
+                                                     'good': '# gpu-a/nvidia-smi-q.txt: Attached GPUs : 8   '
+                                                             'gpu-a/topo.txt: GPU0 .. GPU7\n'}},
+ 'DLV011-gpu-memory-unhealthy.yaml': {'id': 'DLV011',
+                                      'name': 'gpu-memory-unhealthy',
+                                      'area': 'DLV',
+                                      'severity': 'error',
+                                      'weight': 15,
+                                      'check': 'clusterlint.rules.node_health:memory_health',
+                                      'params': {'max_corrected': 1000},
+                                      'needs': ['Cluster', 'Evidence'],
+                                      'summary': 'A GPU runs with ECC off, has a row remap or page retirement pending, '
+                                                 'or corrects memory errors at a failing rate.',
+                                      'why': 'Data-centre GPUs protect their memory with ECC; with it off, a flipped '
+                                             'bit silently corrupts a training run. A row remap (A100 and later) or '
+                                             'page retirement (earlier parts) that is pending takes effect only after '
+                                             'a GPU reset, until then the faulty memory is still in use, so a node '
+                                             "delivered in that state has not been through its own vendor's repair "
+                                             'step. Corrected errors are normal in small numbers; a volatile count '
+                                             'above `max_corrected` (default 1,000, a clusterlint threshold the buyer '
+                                             'can change) since the driver loaded points at memory that is wearing '
+                                             'out. Uncorrectable errors and failed remaps are DLV006.',
+                                      'fix': 'Ask the vendor to enable ECC, reset the GPU so pending remaps apply, and '
+                                             'replace a GPU whose corrected count keeps rising.',
+                                      'sources': ['NVIDIA GPU memory error management (row remapping, pending remaps '
+                                                  'need a reset) '
+                                                  'https://docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt/index.html',
+                                                  'Stas Bekman, ML Engineering, debug.md (nvidia-smi -q after an Xid '
+                                                  '63 with a pending row remap) '
+                                                  'https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/nvidia/debug.md',
+                                                  'nvidia-smi documentation (ECC Mode, ECC Errors, Retired Pages, '
+                                                  'Remapped Rows) '
+                                                  'https://docs.nvidia.com/deploy/nvidia-smi/index.html'],
+                                      'examples': {'bad': '# nvidia-smi -q: Remapped Rows / Pending : Yes\n',
+                                                   'good': '# nvidia-smi -q: ECC Mode / Current : Enabled, Remapped '
+                                                           'Rows / Pending : No\n'}},
+ 'DLV012-gpu-pcie-link-degraded.yaml': {'id': 'DLV012',
+                                        'name': 'gpu-pcie-link-degraded',
+                                        'area': 'DLV',
+                                        'severity': 'error',
+                                        'weight': 10,
+                                        'check': 'clusterlint.rules.node_health:pcie',
+                                        'params': {'max_replays': 100},
+                                        'needs': ['Cluster', 'Evidence'],
+                                        'summary': "A GPU's PCIe link trained narrower than the part's, or replays "
+                                                   'transfers at a faulty rate.',
+                                        'why': "nvidia-smi reports each GPU's link width as Max (what the part and "
+                                               'slot support) and Current; a Current below Max is a badly seated card, '
+                                               'a damaged riser or a bad slot, and it caps host-device and GPUDirect '
+                                               'transfers. The link generation is not compared: GPUs lower it at rest '
+                                               'to save power and raise it under load. Replays are retransmissions of '
+                                               'corrupted PCIe packets; a handful since reset is normal, a count above '
+                                               '`max_replays` (default 100, a clusterlint threshold the buyer can '
+                                               'change) is a signal-integrity fault.',
+                                        'fix': 'Ask the vendor to reseat or replace the GPU or riser and show '
+                                               'nvidia-smi -q with Current equal to Max.',
+                                        'sources': ['nvidia-smi documentation (GPU Link Info, Replays Since Reset) '
+                                                    'https://docs.nvidia.com/deploy/nvidia-smi/index.html',
+                                                    'A real nvidia-smi -q with Link Width 16x of 16x and 0 replays '
+                                                    '(NVIDIA/nvidia-docker issue 1090), tests/evidence/SOURCE.md'],
+                                        'examples': {'bad': '# nvidia-smi -q: Link Width / Max : 16x, Current : 8x\n',
+                                                     'good': '# nvidia-smi -q: Link Width / Max : 16x, Current : 16x, '
+                                                             'Replays Since Reset : 0\n'}},
+ 'DLV013-gpu-power-or-thermal-limit.yaml': {'id': 'DLV013',
+                                            'name': 'gpu-power-or-thermal-limit',
+                                            'area': 'DLV',
+                                            'severity': 'error',
+                                            'weight': 10,
+                                            'check': 'clusterlint.rules.node_health:power',
+                                            'params': {'max_idle_temperature': 60},
+                                            'needs': ['Cluster', 'Evidence'],
+                                            'summary': "A GPU's power limit is set below the part's maximum, or it "
+                                                       'runs hot at rest.',
+                                            'why': 'A GPU held below its rated power limit runs its clocks lower under '
+                                                   'load: a node capped at 450 W on a 700 W part delivers a fraction '
+                                                   "of the quoted throughput at the quoted price. The board's own Max "
+                                                   'Power Limit from nvidia-smi is the yardstick, since a board can '
+                                                   'ship with its default already lowered. A GPU reading more than '
+                                                   '`max_idle_temperature` (default 60 C, a clusterlint threshold for '
+                                                   'a GPU at rest when the evidence is collected) points at failed '
+                                                   'cooling that will throttle it under load.',
+                                            'fix': 'Ask the vendor to restore the power limit (nvidia-smi -pl, or the '
+                                                   'BMC setting) and repair the cooling.',
+                                            'sources': ['nvidia-smi documentation (Power Readings, Temperature) '
+                                                        'https://docs.nvidia.com/deploy/nvidia-smi/index.html',
+                                                        'l4rz, reverse-engineering Dell iDRAC to get rid of GPU '
+                                                        'throttling (a V100 held by the BMC) '
+                                                        'https://github.com/l4rz/reverse-engineering-dell-idrac-to-get-rid-of-gpu-throttling'],
+                                            'examples': {'bad': '# nvidia-smi -q: Current Power Limit : 450.00 W, Max '
+                                                                'Power Limit : 700.00 W\n',
+                                                         'good': '# nvidia-smi -q: Current Power Limit : 700.00 W, Max '
+                                                                 'Power Limit : 700.00 W\n'}},
+ 'DLV014-gpudirect-rdma-unusable.yaml': {'id': 'DLV014',
+                                         'name': 'gpudirect-rdma-unusable',
+                                         'area': 'DLV',
+                                         'severity': 'error',
+                                         'weight': 15,
+                                         'check': 'clusterlint.rules.node_health:gpudirect',
+                                         'needs': ['Cluster', 'Evidence'],
+                                         'summary': 'The quote says RDMA, but a node loads the proprietary NVIDIA '
+                                                    'module or has PCIe ACS on a bridge.',
+                                         'why': 'GPUDirect RDMA lets the network adapter read and write GPU memory '
+                                                'without a copy through the host. On current drivers it goes through '
+                                                "dma_buf, which needs NVIDIA's open kernel module (the proprietary one "
+                                                'only offers the deprecated nvidia_peermem path); '
+                                                '/proc/driver/nvidia/version or the kernel log names which module '
+                                                'loaded. PCIe Access Control Services redirect peer-to-peer traffic to '
+                                                'the root complex, so with ACS on a bridge between GPU and adapter '
+                                                "RDMA is slow or fails. SemiAnalysis' ClusterMAX audit checks both "
+                                                '(gpudirect-rdma, pcie-acs).',
+                                         'fix': 'Ask the vendor to install the open NVIDIA kernel module and disable '
+                                                'ACS on the GPU-NIC switches.',
+                                         'sources': ['NVIDIA driver README, open kernel modules (how each flavour '
+                                                     'names itself) '
+                                                     'https://us.download.nvidia.com/XFree86/Linux-x86_64/515.43.04/README/kernel_open.html',
+                                                     'SemiAnalysis ClusterMAX cmax audit criteria gpudirect-rdma and '
+                                                     'pcie-acs (Apache-2.0) '
+                                                     'https://github.com/SemiAnalysisAI/ClusterMAX'],
+                                         'examples': {'bad': '# lspci -vvv: ACSCtl: SrcValid+ TransBlk- ReqRedir+ '
+                                                             'CmpltRedir+ UpstreamFwd+\n',
+                                                      'good': '# /proc/driver/nvidia/version: NVIDIA UNIX Open Kernel '
+                                                              'Module for x86_64  565.57.01\n'}},
+ 'DLV015-software-below-security-floor.yaml': {'id': 'DLV015',
+                                               'name': 'software-below-security-floor',
+                                               'area': 'DLV',
+                                               'severity': 'error',
+                                               'weight': 10,
+                                               'check': 'clusterlint.rules.node_software:versions',
+                                               'needs': ['Cluster', 'Evidence'],
+                                               'summary': "A node's NVIDIA driver or Container Toolkit is below its "
+                                                          'security floor, or on a driver branch no floor lists.',
+                                               'why': "A GPU node shared by a buyer's users runs their containers next "
+                                                      'to the driver: a driver or Container Toolkit with a published '
+                                                      "escape or privilege flaw is a risk the vendor's patch cadence "
+                                                      'should have removed before delivery. The floors are '
+                                                      "SemiAnalysis' ClusterMAX minimum-version table (cmax, "
+                                                      'Apache-2.0; dated entries with the NVIDIA bulletin behind '
+                                                      'each): per driver branch 535.309.01, 570.211.01, 580.159.03, '
+                                                      '590.48.01 and 595.71.05, and Container Toolkit 1.19.1 '
+                                                      '(CVE-2026-24260). A driver branch the table does not list has '
+                                                      'no security support to check against, so it is reported as '
+                                                      'unsupported, never as passing.',
+                                               'fix': 'Ask the vendor to update the driver (within its branch or to a '
+                                                      'listed branch) and the Container Toolkit, and collect again.',
+                                               'sources': ['SemiAnalysis ClusterMAX '
+                                                           'cmax/scripts/1-audit/minimum-versions.json (commit '
+                                                           'ebc0390080481143b53625542c801fb857def6a8) '
+                                                           'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                           'NVIDIA Security Bulletin, GPU Display Driver, May 2026 '
+                                                           'https://nvidia.custhelp.com/app/answers/detail/a_id/5821/'],
+                                               'examples': {'bad': '# nvidia-smi -q: Driver Version : 510.73.08   (a '
+                                                                   'branch the table does not list)\n',
+                                                            'good': '# nvidia-smi -q: Driver Version : 580.159.04\n'}},
+ 'DLV016-slurm-health-check-missing.yaml': {'id': 'DLV016',
+                                            'name': 'slurm-health-check-missing',
+                                            'area': 'DLV',
+                                            'severity': 'error',
+                                            'weight': 5,
+                                            'check': 'clusterlint.rules.node_software:slurm_health',
+                                            'needs': ['Cluster', 'Evidence'],
+                                            'summary': 'Slurm runs without a HealthCheckProgram, so a failing node '
+                                                       'keeps taking jobs.',
+                                            'why': 'Slurm calls its HealthCheckProgram (usually LBNL Node Health '
+                                                   'Check, often wired to DCGM) on every node at HealthCheckInterval '
+                                                   'and drains a node that fails it. Without one, a node with a '
+                                                   'fallen-off GPU or a down adapter keeps being scheduled and fails '
+                                                   "every job sent to it, at the buyer's cost. SemiAnalysis' "
+                                                   'ClusterMAX audit checks it (healthcheck-program). Checked when '
+                                                   'scontrol show config is among the evidence; without it the rule '
+                                                   'does not run (and does not pass).',
+                                            'fix': 'Ask the vendor to configure HealthCheckProgram (NHC with DCGM '
+                                                   'checks) and HealthCheckInterval.',
+                                            'sources': ['Slurm slurm.conf documentation (HealthCheckProgram) '
+                                                        'https://slurm.schedmd.com/slurm.conf.html',
+                                                        'A real scontrol show config with NHC as HealthCheckProgram '
+                                                        '(vpenso/scripts, nhc.md), tests/evidence/SOURCE.md',
+                                                        'SemiAnalysis ClusterMAX cmax audit criterion '
+                                                        'healthcheck-program '
+                                                        'https://github.com/SemiAnalysisAI/ClusterMAX'],
+                                            'examples': {'bad': '# scontrol show config: HealthCheckInterval = 600 '
+                                                                'sec   (no HealthCheckProgram)\n',
+                                                         'good': '# scontrol show config: HealthCheckProgram = '
+                                                                 '/usr/sbin/nhc\n'}},
+ 'DLV017-gpu-operator-not-ready.yaml': {'id': 'DLV017',
+                                        'name': 'gpu-operator-not-ready',
+                                        'area': 'DLV',
+                                        'severity': 'error',
+                                        'weight': 5,
+                                        'check': 'clusterlint.rules.node_software:gpu_operator',
+                                        'needs': ['Cluster', 'Evidence'],
+                                        'summary': 'Under Kubernetes, an NVIDIA GPU operator pod is not running and '
+                                                   'ready (or there is none).',
+                                        'why': 'On Kubernetes the NVIDIA GPU operator installs the driver, the '
+                                               'container toolkit and the device plugin that makes GPUs schedulable; '
+                                               'node feature discovery labels the nodes. A pod of it in '
+                                               'CrashLoopBackOff or not ready means GPUs that are not offered to the '
+                                               "buyer's workloads, however healthy nvidia-smi says they are. Checked "
+                                               'when kubectl get pods is among the evidence.',
+                                        'fix': "Ask the vendor to repair the operator's failing pods and send kubectl "
+                                               'get pods with every one Running and ready.',
+                                        'sources': ['NVIDIA GPU Operator documentation '
+                                                    'https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/index.html',
+                                                    'A real kubectl get pods with a CrashLoopBackOff '
+                                                    'node-feature-discovery worker (NVIDIA/gpu-operator issue 401), '
+                                                    'tests/evidence/SOURCE.md'],
+                                        'examples': {'bad': '# gpu-operator-node-feature-discovery-worker-x7jj5   '
+                                                            '0/1   CrashLoopBackOff\n',
+                                                     'good': '# gpu-feature-discovery-9vvmw   1/1   Running\n'}},
  'LCK001-single-cloud-accelerator.yaml': {'id': 'LCK001',
                                           'name': 'single-cloud-accelerator',
                                           'area': 'LCK',
