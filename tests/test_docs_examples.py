@@ -95,7 +95,7 @@ def test_a_changed_output_is_caught(tmp_path, monkeypatch):
     page.write_text("Intro.\n\n  ```console\n  $ clusterlint rule NET003 --isolated\n  # NET003 low-inter-node-bandwidth\n  ```\n", encoding="utf-8")
     [(line, steps)] = list(console_blocks(page))
     [(command, shown, actual)] = run_steps(steps, monkeypatch)
-    assert line == 4 and command == "clusterlint rule NET003 --isolated"
+    assert line == 3 and command == "clusterlint rule NET003 --isolated"
     assert actual[0] == shown[0] == "# NET003 low-inter-node-bandwidth"
     assert actual != shown  # the block shows only the first line of the output
 
