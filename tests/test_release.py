@@ -32,6 +32,9 @@ def test_sdist_and_wheel_build_offline_and_pass_twine_check(tmp_path):
     wheel, sdist = out / f"clusterlint-{version}-py3-none-any.whl", out / f"clusterlint-{version}.tar.gz"
     assert wheel.is_file() and sdist.is_file()
     names = zipfile.ZipFile(wheel).namelist()
+    packages = [p.parent.relative_to(ROOT / "linter") for p in (ROOT / "linter").rglob("__init__.py")]
+    for package in packages:  # every package by concern is listed in pyproject.toml's packages
+        assert f"clusterlint/{package.as_posix()}/__init__.py".replace("/./", "/") in names, package
     for shipped in ("clusterlint/data/starter-cluster.yaml", "clusterlint/rules/NET003-low-inter-node-bandwidth.yaml",
                     "clusterlint/schemas/cluster.schema.json", "clusterlint/_generated/builtin_data.py"):
         assert shipped in names
