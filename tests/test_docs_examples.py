@@ -62,17 +62,9 @@ def run_steps(steps, monkeypatch) -> list[tuple[str, list[str], list[str]]]:
             assert not _normal(shown), f"$ {command} prints nothing"
             continue
         assert words[0] == "clusterlint", f"$ {command}: a console example runs clusterlint (use ```sh for other commands)"
-        result = CliRunner(mix_stderr=False).invoke(main, words[1:], catch_exceptions=False) if _mixes() else \
-            CliRunner().invoke(main, words[1:], catch_exceptions=False)
+        result = CliRunner().invoke(main, words[1:], catch_exceptions=False)
         results.append((command, _normal(shown), _normal((result.stdout + result.stderr).splitlines())))
     return results
-
-
-def _mixes() -> bool:
-    """click before 8.2 mixes standard error into standard output unless told not to."""
-    import inspect
-
-    return "mix_stderr" in inspect.signature(CliRunner.__init__).parameters
 
 
 EXAMPLES = [pytest.param(page, line, steps, id=f"{page.relative_to(ROOT)}:{line}")
