@@ -67,7 +67,8 @@ def _repo_root(folder: str) -> str:
 @click.option("--schema-dir", metavar="DIR", help="Where the schema copy lives (default: schemas/ at the repository root).")
 @click.option("--schema-url", metavar="URL", help="Point the modeline at URL/<kind>.schema.json (hosted schemas) instead of a local copy.")
 def init(file, kind, force, append, schema_dir, schema_url):
-    """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout).
+    """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout),
+    creating FILE's folder when it is missing.
 
     Its first line points YAML language servers (VS Code, Neovim, Helix) at the kind's JSON Schema:
     by default a path relative to FILE to a copy in the repository's schemas/ folder (written when
@@ -79,12 +80,15 @@ def init(file, kind, force, append, schema_dir, schema_url):
 
     file = file or f"{kind.lower()}.yaml"
     where = "." if file == "-" else (os.path.dirname(file) or ".")
-    if not os.path.isdir(where):
-        _fail(f"{where}: no such folder; create it first (clusterlint init does not create folders)")
     if file != "-" and os.path.exists(file) and not (force or append):
         _fail(f"{file} exists; use --force to overwrite it or --append to add a {kind} document to it")
     if append and (file == "-" or not os.path.isfile(file)):
         _fail(f"{file}: --append needs an existing file")
+    if not os.path.isdir(where):
+        try:
+            os.makedirs(where)
+        except OSError as exc:
+            _fail(f"{exc.filename or where}: cannot create the folder ({exc.strerror})")
     if schema_url:
         modeline = f"{schema_url.rstrip('/')}/{file_name(kind)}"
     else:
@@ -95,7 +99,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
             click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
         modeline = os.path.relpath(os.path.join(folder, file_name(kind)), where).replace(os.sep, "/")
     text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
-    text = text.replace("{schema}", modeline, 1)
+    text = text.replace("{schema}", modeline, 1).replace("{file}", "FILE" if file == "-" else file.replace(os.sep, "/"), 1)
     if file == "-":
         click.echo(text, nl=False)
         return
@@ -103,7 +107,8 @@ def init(file, kind, force, append, schema_dir, schema_url):
         if append:
             with open(file, encoding="utf-8") as handle:
                 before = handle.read()
-            text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text
+            # one document start, before the modeline, so the language server reads it for this document
+            text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text.replace("\n---\n", "\n", 1)
         with open(file, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as exc:
