@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from clusterlint.acceptance import walker as ev
 from clusterlint.acceptance.base import Evidence

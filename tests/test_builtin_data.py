@@ -6,7 +6,6 @@ rule files at start-up). A stale module would make the tool run rules that diffe
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
