@@ -157,10 +157,31 @@ def _emit(report, formats, outputs, show_suppressed, color, render) -> None:
 
 
 def _refuse_input(path: str, inputs: dict) -> None:
-    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration)."""
-    what = inputs.get(os.path.realpath(path))
+    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration,
+    standard input redirected from the file): the same real path, or the same file under another name."""
+    what = inputs.get(os.path.realpath(path)) or _same_file(path, inputs)
     if what:
         _fail(f"{path}: refusing to overwrite {what} with the output; choose another file")
+
+
+def _same_file(path: str, inputs: dict) -> str | None:
+    """What `path` was read as when it is an input by identity (device and inode): standard input
+    (`check - -o FILE < FILE`), or a hard link to an input."""
+    try:
+        out = os.stat(path)
+    except OSError:  # not there (yet): not an input
+        return None
+    names = [("-", None)] if "-" in inputs else []
+    if out.st_nlink > 1:  # another name of the same file: only a hard link escapes the real-path test
+        names += [(name, name) for name in inputs if name != "-"]
+    for key, name in names:
+        try:
+            st = os.fstat(0) if name is None else os.stat(name)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return inputs[key]
+    return None
 
 
 def _write(path: str, text: str) -> None:
