@@ -115,13 +115,15 @@ class Frames:
     def _body(self, start: int, length: int) -> bytes | None:
         """The body after the headers ending at `start`, or None when the frame was wrong (answered)."""
         scanned = start
-        while len(self.buffer) < start + length:
+        while True:
             header = _HEADER_IN_BODY.search(self.buffer, max(start, scanned - 64))
-            if header:
+            if header and header.start() < start + length:
                 del self.buffer[:header.start()]
                 self.answer(f"a frame declared Content-Length {length:,} but the next frame's header came after "
                             f"{header.start() - start:,} bytes: the message was dropped")
                 return None
+            if len(self.buffer) >= start + length:
+                break
             scanned = len(self.buffer)
             if not self._fill():
                 self.answer(f"the input ended {start + length - len(self.buffer):,} bytes short of a frame's Content-Length")
