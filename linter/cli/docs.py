@@ -89,31 +89,36 @@ def init(file, kind, force, append, schema_dir, schema_url):
             os.makedirs(where)
         except OSError as exc:
             _fail(f"{exc.filename or where}: cannot create the folder ({exc.strerror})")
+    folder = None
     if schema_url:
         modeline = f"{schema_url.rstrip('/')}/{file_name(kind)}"
     else:
         folder = schema_dir or os.path.join(_repo_root(where), "schemas")
-        from clusterlint.readers.loader import display
-
-        for target in _write_schemas(folder, [kind], overwrite=False):
-            click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
         modeline = os.path.relpath(os.path.join(folder, file_name(kind)), where).replace(os.sep, "/")
     text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
     text = text.replace("{schema}", modeline, 1).replace("{file}", "FILE" if file == "-" else file.replace(os.sep, "/"), 1)
     if file == "-":
         click.echo(text, nl=False)
-        return
-    try:
-        if append:
-            with open(file, encoding="utf-8") as handle:
-                before = handle.read()
-            # one document start, before the modeline, so the language server reads it for this document
-            text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text.replace("\n---\n", "\n", 1)
-        with open(file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        _fail(f"{file}: cannot write ({exc.strerror})")
-    click.echo(f"{'added to' if append else 'wrote'} {file} (a {kind}); lint it with: clusterlint check {file}")
+    else:  # the spec first: when it cannot be written, nothing is (no schemas/ left behind)
+        try:
+            if append:
+                with open(file, encoding="utf-8") as handle:
+                    before = handle.read()
+                # one document start, before the modeline, so the language server reads it for this document
+                text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text.replace("\n---\n", "\n", 1)
+            with open(file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            _fail(f"{file}: cannot write ({exc.strerror})")
+        except UnicodeDecodeError:
+            _fail(f"{file}: cannot append: it is not UTF-8 text")
+    if folder is not None:
+        from clusterlint.readers.loader import display
+
+        for target in _write_schemas(folder, [kind], overwrite=False):
+            click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
+    if file != "-":
+        click.echo(f"{'added to' if append else 'wrote'} {file} (a {kind}); lint it with: clusterlint check {file}")
 
 
 @main.command(name="catalog")

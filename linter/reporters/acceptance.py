@@ -8,10 +8,10 @@ each node's evidence shows."""
 
 from __future__ import annotations
 
-import html as html_module
 import re
 
 from clusterlint.model import units
+from clusterlint.reporters.escape import html as escape_html
 from clusterlint.reporters.markdown import cell
 from clusterlint.reporters.text import location
 
@@ -103,7 +103,7 @@ def _markdown(quote, verdict, clause, sections) -> str:
 
 
 def _html(quote, verdict, clause, sections) -> str:
-    e = lambda text: html_module.escape(_clean(text))  # noqa: E731
+    e = escape_html
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">", f"<title>Acceptance report: {e(quote)}</title>",
            "<style>body{font-family:sans-serif;max-width:72rem;margin:2rem auto}table{border-collapse:collapse}"
            "td,th{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}</style></head><body>",
