@@ -1247,31 +1247,53 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'params': {'warn_below': '400Gbps',
                                                      'error_below': '100Gbps',
                                                      'reference_tflops': 989.4,
-                                                     'efficiency': 0.8},
+                                                     'efficiency': 0.8,
+                                                     'gradient_bytes': 2,
+                                                     'overlap_share': 0.6667},
                                           'needs': ['Cluster'],
                                           'summary': 'Multi-node training over too little inter-node bandwidth per '
                                                      'accelerator.',
                                           'why': 'Data-parallel gradient reductions cross the inter-node network every '
-                                                 'step. Serious training clusters give each H100 (989.4 dense bf16 '
-                                                 'TFLOPS) a 400 Gbps NIC (8 x 400 Gbps per 8-GPU node); you get about '
-                                                 "80% of the advertised speed. A step's compute time falls as 1/TFLOPS "
-                                                 'while its gradient traffic stays the same, so keeping communication '
-                                                 'the same share of the step needs bandwidth in proportion to compute: '
-                                                 'threshold = 400 Gbps x dense bf16 TFLOPS / 989.4 (a 2,250-TFLOPS '
-                                                 'B200 wants about 910 Gbps, a 312-TFLOPS A100 about 126 Gbps). Below '
-                                                 'the scaled threshold is a warning, below 100 Gbps x the same ratio '
-                                                 'an error; the message shows the scaled figure and the evidence its '
-                                                 'inputs. The rule only runs for training (a cluster alone is reviewed '
-                                                 'for training) across more accelerators than one scale-up domain.',
+                                                 'step; tensor and expert parallelism stay inside the scale-up domain '
+                                                 '(8 GPUs on NVLink, 72 in an NVL72 rack, a TPU slice, a Trainium2 '
+                                                 'UltraServer), so only pools whose job outgrows one domain are '
+                                                 'judged. The reference design is the H100 server norm: one 400 Gbps '
+                                                 'NIC per GPU (989.4 dense bf16 TFLOPS), of which collectives reach '
+                                                 "about 80%. Without a workload the need scales with the accelerator's "
+                                                 "dense TFLOPS at bf16 (a step's compute shrinks as compute grows "
+                                                 "while its gradients do not), capped at the reference design's 400 "
+                                                 "Gbps: NVIDIA's and AMD's own B200, GB200/GB300 and MI300X/MI355X "
+                                                 'designs use 400-800 Gbps per GPU and train at scale, and scaling '
+                                                 'past what the reference itself was would flag them all. With a '
+                                                 'workload the need is its own traffic, from the sizing model CST001 '
+                                                 'and NET007 use: the hierarchical all-reduce of its gradient shard '
+                                                 'across the scale-up domains it spans must fit in the backward pass '
+                                                 '(4 of the 6 FLOPs per parameter per token), still capped at 400 '
+                                                 'Gbps; its precision picks the TFLOPS column. A part that publishes '
+                                                 'no figure at that precision uses the nearest one (fp16 on V100) and '
+                                                 'says so. Below the need is a warning, below a quarter of it an '
+                                                 'error. Each pool is judged on its own; a pool whose accelerator the '
+                                                 'catalog does not know is skipped by name.',
                                           'fix': 'Ask for one 400 Gbps (or faster) RDMA NIC per accelerator, or plan '
                                                  'for the slowdown in time and cost.',
                                           'sources': ["seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
                                                       "'You typically get at most 80% of advertised speed'",
-                                                      'linter/data/accelerators.yaml: dense bf16 TFLOPS per '
-                                                      'accelerator, with a source URL per figure',
                                                       "seed 003 — 'Holiday readings: AI accelerators and GPU clouds' "
                                                       "(SemiAnalysis ClusterMAX on neocloud networking), 'nothing less "
-                                                      "than 8x400Gbit/s InfiniBand bandwidth per compute server'"],
+                                                      "than 8x400Gbit/s InfiniBand bandwidth per compute server'",
+                                                      'seed 002 — notes on AI cluster design (workload partitioning), '
+                                                      "'During backpropagation, there is a nonblocking AllReduce that "
+                                                      "happens after each layer's gradients have been calculated'",
+                                                      'EleutherAI, Transformer Math 101 (backward pass = 2 x forward, '
+                                                      '6 FLOPs per parameter per token): '
+                                                      'https://blog.eleuther.ai/transformer-math/',
+                                                      "NVIDIA DGX B200 datasheet, 'Networking: 4x OSFP ports serving "
+                                                      '8x single-port NVIDIA ConnectX-7 VPI (Up to 400Gb/s '
+                                                      "InfiniBand/Ethernet)': "
+                                                      'https://www.nvidia.com/en-us/data-center/dgx-b200/ (read via a '
+                                                      'transcription of the spec table)',
+                                                      'linter/data/accelerators.yaml: dense TFLOPS per precision and '
+                                                      'scale-up domain per accelerator, with a source URL per figure'],
                                           'examples': {'bad': '      nics_per_node: 1\n      nic_speed: 100Gbps\n',
                                                        'good': '      nics_per_node: 8\n      nic_speed: 400Gbps\n'}},
  'NET004-no-rdma-fabric.yaml': {'id': 'NET004',
