@@ -93,7 +93,10 @@ def _need(review, params, pool, job, domain, column):
         evidence = more + evidence
     else:
         need = warn * ratio
-        text = (f"training on {fmt(tflops)} dense {peak.column} TFLOPS wants >= {units.human(min(need, warn), 'rate')} "
+        if review.workload is not None:
+            evidence.append("the workload states no global_batch_size and sequence_length: the reference design's traffic pattern is assumed")
+        assumed = f" (no {column} figure: {peak.column} assumed)" if peak.assumption else ""
+        text = (f"training on {fmt(tflops)} dense {peak.column} TFLOPS{assumed} wants >= {units.human(min(need, warn), 'rate')} "
                 f"({units.human(warn, 'rate')} per {fmt(params.reference_tflops)} reference TFLOPS")
         evidence.insert(0, f"threshold: {units.human(warn, 'rate')} x {fmt(tflops)} / {fmt(params.reference_tflops)} TFLOPS = {units.human(need, 'rate')}")
         text += f", capped at the reference design's {units.human(warn, 'rate')})" if need > warn else ")"
@@ -171,7 +174,7 @@ def low_inter_node_bandwidth(review, params):
             f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {text}",
             severity=severity,
             evidence=tuple(evidence) + (f"error below {units.human(params.error_below.value, 'rate')} / {units.human(params.warn_below.value, 'rate')} x "
-                                        f"of the need = {units.human(error, 'rate')}",),
+                                        f"the need = {units.human(error, 'rate')}",),
         )
 
 
