@@ -21,7 +21,7 @@ WORKLOAD = WORKLOAD_HEAD + """  task: {task}
   assumed_mfu: 0.75
 {placement}"""
 FAST = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}"
-CATALOG_H100 = "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
+CATALOG_H100 = "catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"
 WHOLE_POOL = "the whole pool, 2 nodes x 8: no placement or data parallelism stated; pool: the only node pool"
 
 
@@ -102,7 +102,7 @@ def test_net002_reads_the_catalog_fabric_of_the_workloads_pool(tmp_path):
     pool2 = "    - {name: pcie, count: 2, spares: 0, accelerator: {model: L40S, count: 8}}\n"
     report = _report(tmp_path, pool2=pool2, placement="  placement: {pool: pcie}\n", parallelism="{tensor: 2, pipeline: 1}")
     assert _on_workload(report, "NET002") == [("warning", 3, 18, TENSOR, _net002(2, "pcie"),
-                                               ["intra-node fabric pcie: catalog L40S, https://www.itcreations.com/nvidia-gpu/nvidia-l40s-gpu-accelerator"])]
+                                               ["intra-node fabric pcie: catalog L40S, https://www.nvidia.com/en-us/data-center/l40s/"])]
 
 
 # ---------------------------------------------------------------- NET003
