@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.estimate import sizing
+from clusterlint.estimate import sizing, traffic as flows
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
 from clusterlint.model.base import Rate
@@ -83,13 +83,13 @@ def _crossing(review, pool, job):
 def _need(review, params, pool, job, domain, column):
     """(need in bits/s per accelerator, wording for the message, evidence) for one pool; Skip when
     its dense TFLOPS are unknown."""
-    peak = sizing.training_peak(review.facts(pool), column)
+    peak = flows.training_peak(review.facts(pool), column)
     tflops, ratio = peak.value.value, peak.value.value / params.reference_tflops
     warn = params.warn_below.value
     evidence = [f"dense {fmt(tflops)} {peak.column} TFLOPS: {peak.value.source}"] + ([peak.assumption] if peak.assumption else [])
-    traffic = _workload_traffic(review, params, pool, job, domain, peak) if review.workload is not None else None
-    if traffic is not None:
-        need, text, more = traffic
+    own = _workload_traffic(review, params, pool, job, domain, peak) if review.workload is not None else None
+    if own is not None:
+        need, text, more = own
         evidence = more + evidence
     else:
         need = warn * ratio
@@ -114,8 +114,8 @@ def _workload_traffic(review, params, pool, job, domain, peak):
         return None
     par = spec.parallelism
     data = par.data or max(1, job // (par.tensor * par.pipeline))
-    traffic = sizing.domain_traffic(spec.model.parameters.value, params.gradient_bytes, par.tensor, par.pipeline, data, domain)
-    mfu, alloc = sizing.mfu(review), sizing.allocate(review)
+    traffic = flows.domain_traffic(spec.model.parameters.value, params.gradient_bytes, par.tensor, par.pipeline, data, domain)
+    mfu, alloc = flows.mfu(review), sizing.allocate(review)
     params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
     speed = sizing.Throughput(alloc, peak.column, peak.value, mfu)
     step = speed.seconds(params_n, tokens)
