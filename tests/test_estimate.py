@@ -50,7 +50,7 @@ def test_quote_estimate_shows_each_figure_with_its_inputs():
     assert lines["deadline"]["value"] is True and lines["budget"]["value"] is True
     assert lines["time"]["sources"] == [
         "accelerators 512 x H100-SXM: the whole pool, 64 nodes x 8: no placement or data parallelism stated; pool: the only node pool",
-        "dense bf16 989.4 TFLOPS: catalog H100-SXM, https://glennklockwood.com/garden/processors/h100",
+        "dense bf16 989.4 TFLOPS: catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/",
         "MFU 0.45: workload assumed_mfu",
     ]
     assert lines["availability"]["sources"] == ["contract sla.availability"]

@@ -37,7 +37,7 @@ def test_the_second_pool_is_timed_at_its_own_accelerator(tmp_path):
         "(tensor 4 x pipeline 1 x data 2); effective time 37.3 days = 37.3 days x (1 + 0.01% checkpoints) / 100.00% availability; "
         "no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)",
         ["accelerators 8 x L40S: tensor 4 x pipeline 1 x data 2; pool: placement.pool",
-         "dense bf16 362.1 TFLOPS: catalog L40S, https://www.mullet.se/product.html?product_id=355414",
+         "dense bf16 362.1 TFLOPS: catalog L40S, https://www.nvidia.com/en-us/data-center/l40s/",
          "MFU 0.45: workload assumed_mfu",
          "checkpoint stall 0.01%: 98 GB (7B x 14 bytes (weights + fp32 master + Adam moments)) / 200 GB/s (spec) every 2 hours"])]
     assert [f[:2] for f in _findings(report, "CST002")] == [(58, 13)]  # 37.3 days > the 30-day deadline
@@ -227,7 +227,7 @@ def test_acc001_honours_the_stated_zero_stage(tmp_path):
         if expected is None:
             assert found == [], stage
         else:
-            assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://glennklockwood.com/garden/processors/A100",
+            assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
                                                  f"accelerators 32: tensor 8 x pipeline 1 x data 4; pool: {pool}"])], stage
 
 

@@ -181,7 +181,7 @@ def test_jsonl_is_a_finding_per_line_then_a_file_object_per_file_then_a_summary(
         "type": "finding", "rule": "ACC002", "name": "too-few-accelerators-for-inference", "severity": "error", "score": 15.0,
         "message": "serving 405B parameters in bf16 needs 1.012 TB (405B x 2 bytes x 1.25) = 13 accelerators of 80 GB; the cluster has 8",
         "file": bad, "line": 7, "column": 14, "path": "spec.node_pools[0].count",
-        "evidence": ["80 GB per accelerator: catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"],
+        "evidence": ["80 GB per accelerator: catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"],
         "fingerprint": lines[0]["fingerprint"],
     }
     json_findings = json.loads(run_cli("check", "--isolated", "--format", "json", bad)[1])["findings"]

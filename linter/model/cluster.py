@@ -64,14 +64,26 @@ def _instance_enum(schema: dict) -> None:
     schema["anyOf"] = [{"enum": list(ids())}, {"type": "null"}]
 
 
+def _system_enum(schema: dict) -> None:
+    """The schema lists the system ids, as `_instance_enum` does the instance ids."""
+    from clusterlint.model.instances import SYSTEM, ids
+
+    schema["anyOf"] = [{"enum": list(ids(SYSTEM))}, {"type": "null"}]
+
+
 class NodePool(Strict):
-    model_config = _requiring("anyOf", accelerator="object", instance="string")
+    model_config = _requiring("anyOf", accelerator="object", instance="string", system="string")
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
     instance: Optional[str] = Field(
         None, json_schema_extra=_instance_enum,
         description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
         "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
+    )
+    system: Optional[str] = Field(
+        None, json_schema_extra=_system_enum,
+        description="Server or rack reference design (see linter/data/systems.yaml), e.g. nvidia/dgx-b200, whose published accelerator, "
+        "cpu, memory, local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the system's.",
     )
     spares: Optional[NonNegative] = Field(None, description="Hot spare nodes included in the price, beyond `count`; 0 = none, absent = not stated (SPEC006 asks).")
     accelerator: Optional[Accelerator] = Field(None, description="The node's accelerators; required unless `instance` gives them.")

@@ -82,7 +82,7 @@ def message(error: dict, model_cls) -> tuple[str, str, bool]:
 
 def _names_instance(data) -> bool:
     pools = data.get("spec", {}).get("node_pools") if isinstance(data.get("spec"), dict) else None
-    return isinstance(pools, list) and any(isinstance(p, dict) and "instance" in p for p in pools)
+    return isinstance(pools, list) and any(isinstance(p, dict) and ("instance" in p or "system" in p) for p in pools)
 
 
 def validate(doc: Document):
