@@ -51,7 +51,7 @@ def accelerators(review, params):
         named = f" ({', '.join(bare[:5])}{', ...' if len(bare) > 5 else ''} without)" if bare else ""
         yield review.hit("Cluster", base + ("count",), f"{pool.count - len(nodes)} of {pool.count} quoted nodes in pool {pool.name!r} are not evidenced: "
                          f"accelerator output for {len(nodes)} node{'s' if len(nodes) != 1 else ''} only{named}", severity="warning")
-    from clusterlint.acceptance.models import same_model
+    from clusterlint.model.part_names import same_model
 
     quoted_memory, source = memory(review, pool)
     for node in nodes:

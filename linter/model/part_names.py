@@ -1,11 +1,9 @@
 """Accelerator product names as the tools print them (nvidia-smi `NVIDIA A100-SXM4-80GB`, `Tesla
 V100-SXM2-32GB`, `NVIDIA H100 80GB HBM3`; rocm-smi `AMD Instinct MI300X`) against catalog ids
-(`A100-SXM-80GB`, `V100-SXM2-32GB`, `H100-SXM`, `MI300X`), through one table of forms and one rule:
-the chip is a whole word (so `GB200` is not a `B200`), a form factor both name must agree (SXM4
-is SXM), and a memory size both name must agree.
-
-When the catalog's own alias resolver (`clusterlint.model.catalog`, another change) lands, `parts`
-of a reported name is what it should be asked for; this module then keeps only the comparison."""
+(`A100-SXM-80GB`, `V100-SXM2-32GB`, `H100-SXM`, `MI300X`). A name the catalog's alias table
+(`catalog.resolve`) knows is compared by the id it resolves to; a name it does not know (a variant
+no source has shown yet) by one rule over its words: the chip is a whole word (so `GB200` is not a
+`B200`), a form factor both name must agree (SXM4 is SXM), and a memory size both name must agree."""
 
 from __future__ import annotations
 
@@ -27,8 +25,14 @@ def parts(name: str) -> tuple:
 
 
 def same_model(catalog_id: str, reported: str) -> bool:
-    """Whether a reported product name is the catalog model: the same chip, and no form factor or
-    memory size named by both that differs. An SXM quote is also met by OAM (the same module form)."""
+    """Whether a reported product name is the catalog model: the same catalog id when the alias table
+    knows both names; else the same chip, and no form factor or memory size named by both that
+    differs. An SXM quote is also met by OAM (the same module form)."""
+    from clusterlint.model import catalog
+
+    quoted_id, reported_id = catalog.resolve(catalog_id), catalog.resolve(reported)
+    if quoted_id is not None and reported_id is not None:
+        return quoted_id == reported_id
     chip, form, memory = parts(catalog_id)
     names = set(_TOKEN.findall(reported.upper()))
     _, got_form, got_memory = parts(reported)
