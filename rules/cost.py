@@ -34,9 +34,13 @@ def training_time_estimate(review, params):
         return
     message = f"estimated {_time(est)}"
     if est.cost is not None:
-        message += f"; cost {fmt(round(est.cost))} {est.price.currency} = {est.cost_formula}"
+        owed = est.cost.get("owed")
+        message += f"; owed {fmt(round(owed.value))} {est.cost.currency} = {owed.formula}"
     else:
-        message += "; no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)"
+        message += "; no price (needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month)"
+    unplaced = [n for n in est.notes if " not stated: " in n]
+    if unplaced:
+        message += "; " + "; ".join(unplaced)
     yield review.hit("Cluster", est.training.throughput.allocation.path, message, evidence=est.evidence)
 
 
@@ -62,13 +66,14 @@ def over_budget(review, params):
     est = sizing.estimate(review)
     if est is None:
         return
-    if est.price is None:
-        raise Skip("no price: needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour")
+    if est.cost is None:
+        raise Skip("no price: needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month")
     if est.budget is None:
-        raise Skip(f"the price is in {est.price.currency} and the budget in {budget.currency}; clusterlint does not convert currencies")
+        raise Skip(f"the price is in {est.cost.currency} and the budget in {budget.currency}; clusterlint does not convert currencies")
     if not est.budget.ok:
+        owed = est.cost.get("owed")
         yield review.hit(
             "Workload", ("spec", "budget"),
-            f"estimated cost {fmt(round(est.cost))} {est.price.currency} ({est.cost_formula}) exceeds the budget of {fmt(budget.value)} {budget.currency}",
+            f"estimated cost owed {fmt(round(owed.value))} {est.cost.currency} ({owed.formula}) exceeds the budget of {fmt(budget.value)} {budget.currency}",
             evidence=est.evidence,
         )

@@ -106,6 +106,9 @@ def quote(review, file: str) -> QuoteEstimate:
     out.model = est
     run = est.training
     out.lines["time"] = Line("time to train", run.seconds, units.human(run.seconds, "duration"), run.formula, run.throughput.evidence)
+    if est.comms is not None:
+        c = est.comms
+        out.lines["network"] = Line("network overhead", c.share, f"{c.share:.2%}", c.formula, c.evidence)
     if est.stall is not None:
         stall = est.stall
         out.lines["checkpoints"] = Line(
@@ -115,17 +118,23 @@ def quote(review, file: str) -> QuoteEstimate:
         )
     if est.availability is not None:
         a = est.availability
-        out.lines["availability"] = Line("availability", a.value, f"{a.value:.2%}", "the contract's SLA", (a.source,))
+        out.lines["availability"] = Line("availability", a.value, f"{a.value:.2%}", "the contract's service level as written", (a.evidence,))
     effective = est.effective_seconds
-    out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula)
+    out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula,
+                                       ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []),
+                                        "availability" if est.availability else "availability not stated: 100% assumed"))
     if est.cost is not None:
-        out.lines["cost"] = Line("cost", est.cost, f"{fmt(round(est.cost))} {est.price.currency}", est.cost_formula,
-                                 (f"price {est.price.text} per accelerator-hour: {est.price_source}",))
-        out.lines["price"] = Line("price", est.price.value, f"{est.price.text} per accelerator-hour", est.price_source)
+        bill = est.cost
+        usage = bill.get("usage")
+        out.lines["price"] = Line("price", bill.rate, f"{fmt(bill.rate)} {bill.currency} per accelerator-hour", usage.sources[0].removeprefix("rate: "), usage.sources[:1])
+        for item in bill.items:
+            key = "cost" if item.key == "owed" else item.key
+            label = "cost owed" if item.key == "owed" else item.label
+            out.lines[key] = Line(label, item.value, f"{fmt(round(item.value))} {bill.currency}", item.formula, item.sources)
     if est.deadline is not None:
-        out.lines["deadline"] = Line("meets deadline", est.deadline.ok, est.deadline.text, "effective time <= workload deadline", ("workload spec.deadline",))
+        out.lines["deadline"] = Line("meets deadline", est.deadline.ok, est.deadline.text, "effective time <= workload deadline", ("effective time", "workload spec.deadline"))
     if est.budget is not None:
-        out.lines["budget"] = Line("within budget", est.budget.ok, est.budget.text, "cost <= workload budget", ("workload spec.budget",))
+        out.lines["budget"] = Line("within budget", est.budget.ok, est.budget.text, "cost owed <= workload budget", ("cost owed", "workload spec.budget"))
     out.notes.extend(est.notes)
     return out
 
