@@ -27,6 +27,15 @@ def _time(est) -> str:
     return out
 
 
+def _owed(bill) -> str:
+    """'90,000 USD = 16 x 2,250 h x 2.50 USD/h': what is owed and each term's formula (usage on demand, else the commitment)."""
+    first = bill.get("commitment") or bill.get("usage")
+    terms = [first.formula] + [i.formula for i in bill.items if i.key.startswith("extra:")]
+    if bill.get("commitment") is not None and bill.get("compute").value > first.value:
+        terms.insert(1, "hours beyond the term")
+    return f"{fmt(round(bill.owed))} {bill.currency} = " + " + ".join(terms)
+
+
 @check(Estimate)
 def training_time_estimate(review, params):
     est = sizing.estimate(review)
@@ -34,8 +43,7 @@ def training_time_estimate(review, params):
         return
     message = f"estimated {_time(est)}"
     if est.cost is not None:
-        owed = est.cost.get("owed")
-        message += f"; owed {fmt(round(owed.value))} {est.cost.currency} = {owed.formula}"
+        message += f"; cost owed {_owed(est.cost)}"
     else:
         message += "; no price (needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month)"
     unplaced = [n for n in est.notes if " not stated: " in n]
@@ -71,9 +79,8 @@ def over_budget(review, params):
     if est.budget is None:
         raise Skip(f"the price is in {est.cost.currency} and the budget in {budget.currency}; clusterlint does not convert currencies")
     if not est.budget.ok:
-        owed = est.cost.get("owed")
         yield review.hit(
             "Workload", ("spec", "budget"),
-            f"estimated cost owed {fmt(round(owed.value))} {est.cost.currency} ({owed.formula}) exceeds the budget of {fmt(budget.value)} {budget.currency}",
+            f"estimated cost owed {_owed(est.cost)} exceeds the budget of {fmt(budget.value)} {budget.currency}",
             evidence=est.evidence,
         )

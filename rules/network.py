@@ -202,5 +202,5 @@ def comms_exceed_compute(review, params):
             f"each step's gradient all-reduce ({units.human(step.bytes, 'size')} per accelerator at "
             f"{units.human(step.bandwidth.value, 'rate')} effective) takes {step.seconds:.3g} s, longer than the step's compute "
             f"{step.compute:.3g} s ({speed.formula(params_n, tokens)})",
-            evidence=speed.evidence + step.evidence[1:],
+            evidence=speed.evidence,
         )

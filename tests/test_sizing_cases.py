@@ -75,7 +75,7 @@ def test_time_alone_with_every_unknown_named(tmp_path):
     assert _line(est, "accelerators") == (16, "16 x H100-SXM on pool 'gpu'", WHOLE_POOL, ["spec"])
     assert _line(est, "time") == (3600000.0, "41.67 days", FORMULA, THROUGHPUT)
     # no stall, no SLA: the effective time is the training time, 1 + 0 over 100%
-    assert _line(est, "effective_time") == (3600000.0, "41.67 days", "41.67 days x (1 + 0.00% checkpoints) / 100.00% availability", [])
+    assert _line(est, "effective_time") == (3600000.0, "41.67 days", "41.67 days x (1 + 0.00% network + 0.00% checkpoints) / 100.00% availability", [])
     assert est["notes"] == NO_EXTRAS
 
 
@@ -95,7 +95,7 @@ def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget,
     assert _line(est, "time") == (3600000.0, "41.67 days", FORMULA, THROUGHPUT)
     assert _line(est, "checkpoints") == (0.125, "12.50%", "1 TB / 100 GB/s every 1.333 minutes", ["checkpoint size: workload", "write bandwidth: spec"])
     assert _line(est, "availability") == (0.5, "50.00%", "the contract's SLA", ["contract sla.availability"])
-    assert _line(est, "effective_time") == (8100000.0, "93.75 days", "41.67 days x (1 + 12.50% checkpoints) / 50.00% availability", [])
+    assert _line(est, "effective_time") == (8100000.0, "93.75 days", "41.67 days x (1 + 0.00% network + 12.50% checkpoints) / 50.00% availability", [])
     assert _line(est, "cost") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD", ["price 2.50 USD per accelerator-hour: contract pricing.accelerator_hour"])
     assert _line(est, "price") == (2.5, "2.50 USD per accelerator-hour", "contract pricing.accelerator_hour", [])
     assert _line(est, "deadline") == (*meets, "effective time <= workload deadline", ["workload spec.deadline"])
@@ -106,7 +106,7 @@ def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget,
 def test_cst001_shows_the_same_effective_time_and_cost(tmp_path):
     finding = _cst001(tmp_path, MFU + CHECKPOINTS, PRICED)
     assert finding["message"] == (f"estimated training time 41.67 days = {FORMULA} on 16 x H100-SXM on pool 'gpu' ({WHOLE_POOL.split('; pool')[0]}); "
-                                  "effective time 93.75 days = 41.67 days x (1 + 12.50% checkpoints) / 50.00% availability; "
+                                  "effective time 93.75 days = 41.67 days x (1 + 0.00% network + 12.50% checkpoints) / 50.00% availability; "
                                   "cost 90,000 USD = 16 x 2,250 h x 2.50 USD")
     assert finding["evidence"] == [*THROUGHPUT, "checkpoint stall 12.50%: 1 TB (workload) / 100 GB/s (spec) every 1.333 minutes",
                                    "availability 50.00%: contract sla.availability",
@@ -118,8 +118,8 @@ NO_PRICE = "no price (needs a Contract with pricing.accelerator_hour or a clause
 
 @pytest.mark.parametrize("extra, contract, middle", [
     (MFU, None, ""),  # neither a stall nor an SLA: the training time is the effective time, not repeated
-    (MFU, "  sla: {availability: 50%}\n", "effective time 83.33 days = 41.67 days x (1 + 0.00% checkpoints) / 50.00% availability; "),
-    (MFU + CHECKPOINTS, None, "effective time 46.88 days = 41.67 days x (1 + 12.50% checkpoints) / 100.00% availability; "),
+    (MFU, "  sla: {availability: 50%}\n", "effective time 83.33 days = 41.67 days x (1 + 0.00% network + 0.00% checkpoints) / 50.00% availability; "),
+    (MFU + CHECKPOINTS, None, "effective time 46.88 days = 41.67 days x (1 + 0.00% network + 12.50% checkpoints) / 100.00% availability; "),
 ])
 def test_cst001_names_the_effective_time_only_when_it_differs(tmp_path, extra, contract, middle):
     # 3,600,000 s x 1.125 = 4,050,000 s = 46.875 days
@@ -143,7 +143,7 @@ def test_an_sla_alone_leaves_the_cost_unknown(tmp_path):
     # 3,600,000 s / 0.5 = 7,200,000 s = 83.33 days
     est = _estimate(tmp_path, MFU + "  budget: 50000 USD\n", "  sla: {availability: 50%}\n")
     assert "cost" not in est["lines"] and "budget" not in est["lines"]
-    assert _line(est, "effective_time")[:3] == (7200000.0, "83.33 days", "41.67 days x (1 + 0.00% checkpoints) / 50.00% availability")
+    assert _line(est, "effective_time")[:3] == (7200000.0, "83.33 days", "41.67 days x (1 + 0.00% network + 0.00% checkpoints) / 50.00% availability")
     assert est["notes"] == ["checkpoint overhead not counted: the workload states no checkpoints",
                             "cost unknown: no contract states a price per accelerator-hour"]
 
