@@ -28,12 +28,9 @@ def _time(est) -> str:
 
 
 def _owed(bill) -> str:
-    """'90,000 USD = 16 x 2,250 h x 2.50 USD/h': what is owed and each term's formula (usage on demand, else the commitment)."""
-    first = bill.get("commitment") or bill.get("usage")
-    terms = [first.formula] + [i.formula for i in bill.items if i.key.startswith("extra:")]
-    if bill.get("commitment") is not None and bill.get("compute").value > first.value:
-        terms.insert(1, "hours beyond the term")
-    return f"{fmt(round(bill.owed))} {bill.currency} = " + " + ".join(terms)
+    """'90,000 USD = 16 x 2,250 h x 2.50 USD/h': what is owed and its formula (the usage on demand, else the
+    commitment and any hours beyond the term; then the extras)."""
+    return f"{fmt(round(bill.owed))} {bill.currency} = {bill.get('owed').formula}"
 
 
 @check(Estimate)

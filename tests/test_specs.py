@@ -54,7 +54,7 @@ def test_contract_feeds_the_cluster_review():
     # 8.477 GB per step at 400 Gbps x 0.8 = 0.2119 s, half exposed, over 3.864 s of compute per step (4M tokens) = 2.742%;
     # a 980 GB checkpoint at 200 GB/s (4.9 s) every 2 h adds 0.068%; 99.5% availability:
     # 511.79 x 1.0281 / 0.995 = 528.8 h; no term (on demand): x 1024 x 2.10 USD = 1,137,169 USD
-    assert cost["message"].endswith("cost owed 1,137,169 USD = 1024 x 528.8 h x 2.1 USD/h")
+    assert cost["message"].endswith("cost owed 1,137,169 USD = 1024 x 528.8 h x 2.10 USD/h")
     assert any("contract clause 4.1" in e for e in cost["evidence"])
     assert report["skipped"] == []
 

@@ -37,6 +37,8 @@ class Item(NamedTuple):
 class Cost(NamedTuple):
     currency: str
     rate: float  # per accelerator-hour
+    rate_how: str  # how the stated price was converted to a rate per accelerator-hour
+    rate_source: str  # the clause or field and its words
     items: tuple  # Item: usage, commitment, compute owed, extras..., owed
 
     def get(self, key: str) -> Item | None:
@@ -55,6 +57,14 @@ def _money(value: float, currency: str) -> str:
     from clusterlint.estimate.sizing import fmt
 
     return f"{fmt(round(value))} {currency}"
+
+
+def price_text(value: float) -> str:
+    """A price as a price list writes it: 2.10, 98.32, 1,500.00; a rate with more decimals to 4 significant figures."""
+    from clusterlint.estimate.sizing import fmt
+
+    cents = value * 100
+    return f"{value:,.2f}" if abs(cents - round(cents)) < 1e-6 else fmt(value)
 
 
 def hourly(found, alloc, reserved: int) -> tuple[float, str]:
@@ -99,17 +109,18 @@ def cost(review, est) -> tuple[Cost | None, list]:
     currency = found.value.currency
     price_src = found.evidence
     hours = est.hours
-    items = [Item("usage", "usage", alloc.accelerators * hours * rate, f"{alloc.accelerators} x {fmt(hours)} h x {fmt(rate)} {currency}/h",
+    items = [Item("usage", "usage", alloc.accelerators * hours * rate, f"{alloc.accelerators} x {fmt(hours)} h x {price_text(rate)} {currency}/h",
                   (f"rate: {how}, {price_src}", "hours: the effective time"))]
     if reservation:
         term_h = term.value / 3600
         value = reserved * term_h * rate
-        items.append(Item("commitment", "commitment", value, f"{reserved} reserved x {fmt(term_h)} h term x {fmt(rate)} {currency}/h",
+        items.append(Item("commitment", "commitment", value, f"{reserved} reserved x {fmt(term_h)} h term x {price_text(rate)} {currency}/h",
                           (f"reserved: {reserved_source}", f"term: {term.evidence}", f"rate: {price_src}")))
         over = max(0.0, hours - term_h)
+        beyond = f"{alloc.accelerators} x {fmt(over)} h beyond the term x {price_text(rate)} {currency}/h"
         items.append(Item("compute", "compute owed", value + alloc.accelerators * over * rate,
-                          f"commitment + {alloc.accelerators} x {fmt(over)} h beyond the term x {fmt(rate)} {currency}/h",
-                          ("a reservation is owed in full",)))
+                          f"commitment + {beyond}" if over else "commitment (the run ends within the term)",
+                          ("a reservation is owed in full", "hours: the effective time")))
         billed_h, billed = term_h, "the term"
     else:
         items.append(Item("compute", "compute owed", items[0].value, "usage (on demand: only what is used is owed)",
@@ -149,6 +160,8 @@ def cost(review, est) -> tuple[Cost | None, list]:
         items.append(Item(f"extra:{name}", f"{name}", value, formula, src))
         total += value
     extras = [i.label for i in items if i.key.startswith("extra:")]
-    items.append(Item("owed", "owed", total, " + ".join(["compute owed", *extras]),
-                      ("what the contract bills; the budget is judged on it",)))
-    return Cost(currency, rate, tuple(items)), notes
+    terms = [items[1].formula] + ([beyond] if over else []) if reservation else [items[0].formula]
+    terms += [i.formula for i in items if i.key.startswith("extra:")]
+    items.append(Item("owed", "owed", total, " + ".join(terms),
+                      ("compute owed" + "".join(f" + {name}" for name in extras), "what the contract bills; the budget is judged on it")))
+    return Cost(currency, rate, how, price_src, tuple(items)), notes

@@ -90,6 +90,7 @@ class QuoteEstimate:
 def quote(review, file: str) -> QuoteEstimate:
     """Time, checkpoint overhead, availability, cost, deadline and budget of one quote, as lines."""
     from clusterlint.estimate import sizing as model
+    from clusterlint.estimate.cost import price_text
     from clusterlint.estimate.sizing import fmt
 
     out = QuoteEstimate(file, review.cluster.metadata.name)
@@ -122,11 +123,11 @@ def quote(review, file: str) -> QuoteEstimate:
     effective = est.effective_seconds
     out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula,
                                        ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []),
-                                        "availability" if est.availability else "availability not stated: 100% assumed"))
+                                        "availability" if est.availability else "availability not stated: 100% assumed",
+                                        *(n for n in est.notes if n.startswith(("network time not counted", "checkpoint overhead not counted")))))
     if est.cost is not None:
         bill = est.cost
-        usage = bill.get("usage")
-        out.lines["price"] = Line("price", bill.rate, f"{fmt(bill.rate)} {bill.currency} per accelerator-hour", usage.sources[0].removeprefix("rate: "), usage.sources[:1])
+        out.lines["price"] = Line("price", bill.rate, f"{price_text(bill.rate)} {bill.currency} per accelerator-hour", bill.rate_how, (bill.rate_source,))
         for item in bill.items:
             key = "cost" if item.key == "owed" else item.key
             label = "cost owed" if item.key == "owed" else item.label

@@ -363,9 +363,12 @@ class Estimate(NamedTuple):
 
     @property
     def effective_formula(self) -> str:
+        """Only the terms counted: a network or checkpoint term that is unknown is named in the notes, never shown as 0%."""
         avail = self.availability.value if self.availability is not None else 1.0
-        return (f"{units.human(self.training.seconds, 'duration')} x (1 + {self.comms_share:.2%} network + {self.stall_share:.2%} checkpoints) / "
-                f"{avail:.2%} availability")
+        terms = ([f"{self.comms_share:.2%} network"] if self.comms is not None else []) + (
+            [f"{self.stall_share:.2%} checkpoints"] if self.stall is not None else [])
+        time = units.human(self.training.seconds, "duration")
+        return f"{time} x ({' + '.join(['1', *terms])}) / {avail:.2%} availability" if terms else f"{time} / {avail:.2%} availability"
 
     @property
     def hours(self) -> float:

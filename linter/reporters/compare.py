@@ -55,7 +55,7 @@ def _notes(rows) -> list[str]:
 
 def text(rows, rank_by: str) -> str:
     out = _table([h for _, h, _ in COLUMNS], [_marked(r) for r in rows])
-    out += ["", "* best in its column. Time is the effective time: training time x (1 + checkpoint overhead) / availability.",
+    out += ["", "* best in its column. Time is the effective time: training time x (1 + exposed network share + checkpoint stall share) / availability; cost is what is owed.",
             f"Ranking ({rank_by}): {RANKING[rank_by]}."]
     if rows:
         out.append(f"Recommended: {rows[0].name} ({rows[0].file}).")
