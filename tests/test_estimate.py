@@ -106,7 +106,11 @@ def test_ranking_changes_when_a_price_changes(tmp_path):
 def test_compare_text_marks_the_best_and_recommends():
     code, out, _ = run_cli("compare", *QUOTES, "--workload", WORKLOAD)
     assert code == 0
-    assert "Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml)." in out
+    assert ("Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml): it meets the deadline (43.46 days) and the budget "
+            "(4,713,247 USD owed) with no error findings; aws-p5-32-nodes would need an effective time within 60 days (it has "
+            "86.31 days) and its error findings fixed (CON003, CST002).") in out
+    # every figure printed has its formula, the storage headroom too: 1 PB / (8 TB + 5 x 980 GB) = 77.52
+    assert "  storage headroom: 77.52x = (1 PB weka capacity) / (8 TB dataset + 5 x 980 GB checkpoints)" in out
     assert re.search(r"^1\s+forge-h100-64-nodes\s+100 A \*", out, re.MULTILINE)
     md = run_cli("compare", *QUOTES, "--workload", WORKLOAD, "--format", "markdown")[1]
     assert md.count("\n| ") == 4 and "**best**" in md
