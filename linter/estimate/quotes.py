@@ -290,26 +290,28 @@ def _standing(row: Row) -> str:
 
 
 def _needs(first: Row, second: Row, rank_by: str) -> str:
-    """What the runner-up would need to rank first."""
+    """What the runner-up would need to rank first: what lifts it to the winner's group, then what beats the winner in it."""
     est = second.estimate
+    wants = []
     if rank_by == "fit" and _tier(second) != _tier(first):
-        wants = []
+        limit = lambda key: est.lines[key].text.split("(", 1)[1].rstrip(")")  # noqa: E731  "no (60 days)" -> "60 days"
         if est.value("deadline") is False:
-            wants.append(f"an effective time within {est.lines['deadline'].text.split('(')[1].rstrip(')')} (it has {est.lines['effective_time'].text})")
+            wants.append(f"an effective time within {limit('deadline')} (it has {est.lines['effective_time'].text})")
         if est.value("budget") is False:
-            wants.append(f"a cost owed within {est.lines['budget'].text.split('(')[1].rstrip(')')} (it has {est.lines['cost'].text})")
+            wants.append(f"a cost owed within {limit('budget')} (it has {est.lines['cost'].text})")
         for key, what in (("deadline", "a stated deadline and a time to judge it by"), ("budget", "a stated price and budget")):
             if est.value(key) is None and _fits(first):
                 wants.append(what)
         if second.counts["error"] and not first.counts["error"]:
             wants.append(f"its error findings fixed ({', '.join(second.errors)})")
-        return " and ".join(wants) or "a better standing on the deadline, the budget or the error findings"
-    for key, label, better in (("cost", "cost owed", "below"), ("effective_time", "effective time", "below")):
-        if rank_by in ("fit", "cost") or key == "effective_time":
-            mine, theirs = first.estimate.lines.get(key), est.lines.get(key)
-            if mine is not None and (theirs is None or theirs.value > mine.value):
-                return f"a {label} {better} {mine.text} (it has {theirs.text if theirs else 'none stated'})"
-    return f"a score above {first.card['score']:g} (it has {second.card['score']:g})" if second.card["score"] is not None else "to be reviewed"
+    keys = {"fit": ("cost", "effective_time"), "cost": ("cost", "effective_time"), "time": ("effective_time", "cost")}.get(rank_by, ())
+    for key in keys[:1]:
+        mine, theirs = first.estimate.lines.get(key), est.lines.get(key)
+        if mine is not None and (theirs is None or theirs.value > mine.value):
+            wants.append(f"a {'cost owed' if key == 'cost' else 'effective time'} below {mine.text} (it has {theirs.text if theirs else 'none stated'})")
+    if rank_by == "score" and second.card["score"] is not None:
+        wants.append(f"a score above {first.card['score']:g} (it has {second.card['score']:g})")
+    return " and ".join(wants) or "a better standing on the deadline, the budget or the error findings"
 
 
 def recommendation(rows: list[Row], rank_by: str) -> str:
