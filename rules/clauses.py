@@ -24,7 +24,6 @@ from pydantic import Field, field_validator
 from clusterlint.model import units
 from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import per_sentence, spans
-
 from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of
 from clusterlint.rules.common import Params
 
@@ -327,39 +326,3 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
                 break
-
-
-_HOURLY = re.compile(
-    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?<![\d.])(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
-    r"\s*(?:per|/|an?|each)\s*(?:GPU|accelerator)[\s-]?(?:hour|hr|h)\b",
-    re.IGNORECASE,
-)
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
-
-
-def hourly_price(contract):
-    """The price of one accelerator-hour and where it was read: `pricing.accelerator_hour`, else the
-    first operative clause that states one ("2.10 USD per GPU-hour", "$2.10/GPU-hr"); None if neither."""
-    if contract.spec.pricing.accelerator_hour is not None:
-        return contract.spec.pricing.accelerator_hour, "pricing.accelerator_hour"
-    found = first(contract, _HOURLY)
-    if found is None:
-        return None
-    item, match = found
-    currency = _SYMBOLS.get(match.group("symbol") or "", (match.group("code") or "").upper())
-    return units.parse(f"{match.group('n1') or match.group('n2')} {currency}", "money"), item.label
-
-
-_AVAILABILITY = re.compile(r"\bavailab\w*\b[^.;]{0,120}?\b(?:at\s+least|of|>=|no\s+less\s+than)\s+(\d+(?:\.\d+)?)\s?%", re.IGNORECASE)
-
-
-def availability(contract):
-    """The committed availability (a fraction) and where it was read: `sla.availability`, else the
-    first operative clause that states one ("availability ... at least 99.5%"); None if neither."""
-    if contract.spec.sla.availability is not None:
-        return contract.spec.sla.availability.value, "sla.availability"
-    found = first(contract, _AVAILABILITY)
-    if found is None:
-        return None
-    item, match = found
-    return float(match.group(1)) / 100, item.label

@@ -253,40 +253,25 @@ def oversubscribed_fabric(review, params):
 class CommsCompute(Params):
     efficiency: float = Field(gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
     gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
+    overlap: float = Field(ge=0, lt=1, description="Share of the gradient all-reduce hidden under the backward pass; the rest adds to each step (CST001's time).")
+    shared_fabric_share: float = Field(gt=0, le=1, description="Share of the bandwidth a job gets on a fabric shared with other tenants (dedicated: false).")
 
 
 @check(CommsCompute)
 def comms_exceed_compute(review, params):
+    from clusterlint.estimate.network import NetworkParams, comms
+
     spec = review.workload.spec
-    if spec.task == "inference":
-        return
-    if spec.global_batch_size is None or spec.sequence_length is None:
-        raise Skip("the workload states no global_batch_size and sequence_length")
-    if not _multi_node_training(review):
+    if spec.task == "inference" or not _multi_node_training(review):
         return
     speed = sizing.throughput(review)
-    alloc = speed.allocation
-    if alloc.accelerators <= alloc.per_node:
-        return
-    figure = inter_node_per_accelerator(review, review.cluster.spec.node_pools[alloc.pool_index])
-    if figure is None:
-        raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
-    per_bits, _ = figure
-    par = spec.parallelism
-    dp = par.data or max(1, alloc.accelerators // (par.tensor * par.pipeline))
-    if dp <= 1:
-        return
-    params_n = spec.model.parameters.value
-    tokens = spec.global_batch_size * spec.sequence_length
-    compute_s = speed.seconds(params_n, tokens)
-    shard_bytes = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
-    comm_bytes = 2 * (dp - 1) / dp * shard_bytes
-    comm_s = comm_bytes * 8 / (per_bits * params.efficiency)
-    if comm_s > compute_s:
+    step = comms(review, speed, NetworkParams(params.efficiency, params.gradient_bytes, params.overlap, params.shared_fabric_share))
+    if step is not None and step.seconds > step.compute:
+        params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
-            f"each step's gradient all-reduce ({units.human(comm_bytes, 'size')} per accelerator at "
-            f"{units.human(per_bits * params.efficiency, 'rate')} effective) takes {comm_s:.3g} s, longer than the step's compute "
-            f"{compute_s:.3g} s ({speed.formula(params_n, tokens)})",
+            f"each step's gradient all-reduce ({units.human(step.bytes, 'size')} per accelerator at "
+            f"{units.human(step.bandwidth.value, 'rate')} effective) takes {step.seconds:.3g} s, longer than the step's compute "
+            f"{step.compute:.3g} s ({speed.formula(params_n, tokens)})",
             evidence=speed.evidence,
         )

@@ -1600,22 +1600,33 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                       'severity': 'warning',
                                       'weight': 10,
                                       'check': 'clusterlint.rules.network:comms_exceed_compute',
-                                      'params': {'efficiency': 0.8, 'gradient_bytes': 2},
+                                      'params': {'efficiency': 0.8,
+                                                 'gradient_bytes': 2,
+                                                 'overlap': 0.5,
+                                                 'shared_fabric_share': 0.5},
                                       'needs': ['Cluster', 'Workload'],
                                       'summary': "A step's data-parallel gradient reduction takes longer than its "
                                                  'compute.',
                                       'why': 'Frameworks overlap communication with compute, but when the ring '
                                              "all-reduce of a step's gradients (2 x (dp-1)/dp x params x 2 bytes / (tp "
-                                             'x pp) per accelerator, at 80% of the advertised NIC speed) takes longer '
-                                             "than the step's compute (6 x params x tokens per step / (accelerators x "
-                                             "dense TFLOPS x MFU), on the workload's allocation with CST001's "
-                                             'default_mfu), the accelerators wait. An allocation inside one node does '
-                                             'not cross the inter-node network.',
+                                             'x pp) per accelerator, at the effective bandwidth: 80% of the advertised '
+                                             'NIC speed per accelerator, divided by the oversubscription of the fabric '
+                                             'tier the job crosses, halved on a fabric shared with other tenants) '
+                                             "takes longer than the step's compute (6 x params x tokens per step / "
+                                             "(accelerators x dense TFLOPS x MFU), on the workload's allocation with "
+                                             "CST001's default_mfu), the accelerators wait. An allocation inside one "
+                                             "node does not cross the inter-node network. The same model is CST001's "
+                                             'time: the part of the all-reduce not hidden under the backward pass (1 - '
+                                             'overlap; overlap 0.5 is an assumption, not a measurement: PyTorch DDP '
+                                             'reduces gradient buckets while the backward runs, but the last buckets '
+                                             'and the optimizer step wait; set it from a profile) adds to every step.',
                                       'fix': 'Increase the global batch, use more tensor/pipeline parallelism inside '
                                              'the fast domain, or buy more inter-node bandwidth.',
                                       'sources': ["seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
                                                   "'Moving bits': 'But if comms take longer than compute, the comms "
                                                   "are still the bottleneck'",
+                                                  'PyTorch DDP design (gradient bucketing overlaps all-reduce with '
+                                                  'backward): https://pytorch.org/docs/stable/notes/ddp.html',
                                                   'ML Engineering model-parallelism chapter: '
                                                   'https://github.com/stas00/ml-engineering/tree/master/training/model-parallelism'],
                                       'examples': {'bad': '  global_batch_size: 64\n'

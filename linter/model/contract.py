@@ -29,10 +29,20 @@ class ContractMetadata(Metadata):
 
 class Pricing(Strict):
     accelerator_hour: Optional[Money] = Field(None, description="Price of one accelerator for one hour.")
+    node_hour: Optional[Money] = Field(None, description="Price of one node for one hour (divided by the pool's accelerators per node).")
+    accelerator_month: Optional[Money] = Field(None, description="Price of one accelerator for one month (730.5 hours).")
+    month: Optional[Money] = Field(None, description="Price of the whole reservation for one month (divided by the reserved accelerators and 730.5 hours).")
+    commitment: Optional[Literal["reserved", "on-demand"]] = Field(
+        None, description="reserved: the term's capacity is owed in full whether used or not (the default when a term is stated); "
+                          "on-demand: only what is used is owed.")
+    reserved: Optional[Annotated[int, Field(gt=0)]] = Field(
+        None, description="Accelerators the term reserves; the quote's pool when absent.")
     includes: list[Literal["storage", "network", "support", "egress", "software"]] = Field(
         default_factory=_no_items, description="Cost lines covered by the hourly price."
     )
-    extras: dict[str, Money] = Field(default_factory=_no_entries, description="Priced extras, e.g. egress: 0.05 USD/GB.")
+    extras: dict[str, Money] = Field(default_factory=_no_entries, description=(
+        "Priced extras, e.g. egress: 0.05 USD/GB (per GB of the workload's data), storage: 0.10 USD/GB (per GB-month over the "
+        "term, of the workload's data), support: 2000 USD/month."))
 
 
 class Delivery(Strict):
@@ -88,7 +98,7 @@ class ContractSpec(Strict):
                           "read from the text when absent. Absence rules (CON002, CON003, REL002, REL003, LCK004) apply in full "
                           "to an order form; on public paper they ask, as info.")
     parties: Parties = Field(default_factory=Parties, description="Who the vendor and the customer are, as the contract names them (see CON001).")
-    term: Optional[Duration] = None
+    term: Optional[Duration] = Field(None, description="How long the contract runs, e.g. 3 months; a reservation's capacity is owed for all of it.")
     pricing: Pricing = Field(default_factory=Pricing)
     delivery: Delivery = Field(default_factory=Delivery)
     sla: Sla = Field(default_factory=Sla)
