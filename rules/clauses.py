@@ -21,7 +21,6 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint.model import units
 from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import per_sentence, spans
 from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of

@@ -9,7 +9,7 @@ from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
 from clusterlint.model.base import Rate
 
-from clusterlint.rules.common import Params, dense_tflops, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from clusterlint.rules.common import Params, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 def _workload_pool(review):
