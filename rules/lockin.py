@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.engine.review import PartSkip, check
+from clusterlint.engine.review import PartSkip, Skip, check
 
-from clusterlint.rules.common import Params, catalog_facts, judged_pools
+from clusterlint.rules.common import Params, catalog_facts, fmt, judged_pools
 
 
 @check(Params)
@@ -48,3 +48,42 @@ def proprietary_network_stack(review, params):
             "Cluster", ("spec", "network", "inter_node", "fabric"),
             f"{inter.fabric} needs {params.fabrics[inter.fabric]} for NCCL: container images and tuning are specific to this provider",
         )
+
+
+class Egress(Params):
+    max_cost: float = Field(ge=0, description="Cost of taking the workload's data out at the end above which a warning is given, in the price's currency.")
+    error_cost: float = Field(ge=0, description="Cost above which it is an error.")
+
+
+_EGRESS_KEYS = ("egress", "data_export", "data-export", "data_transfer_out", "internet_egress")
+
+
+@check(Egress)
+def costly_data_export(review, params):
+    from clusterlint.estimate.sizing import required_storage
+    from clusterlint.model import units
+
+    contract = review.contract
+    exit_terms = contract.spec.exit
+    if exit_terms.export_price is not None:
+        price, path = exit_terms.export_price, ("spec", "exit", "export_price")
+    else:
+        key = next((k for k in _EGRESS_KEYS if k in contract.spec.pricing.extras), None)
+        if key is None:
+            raise Skip("the contract states no egress or data-export price")
+        price, path = contract.spec.pricing.extras[key], ("spec", "pricing", "extras", key)
+    if price.per not in units.SIZE_UNITS:
+        raise Skip(f"the egress price {price.text} is not a price per unit of data")
+    data, how = required_storage(review.workload)
+    free = exit_terms.export_allowance.value if exit_terms.export_allowance is not None else 0.0
+    billed = max(0.0, data - free)
+    cost = billed / units.SIZE_UNITS[price.per] * price.value
+    if cost <= params.max_cost:
+        return
+    allowance = f" - {units.human(free, 'size')} free" if free else ""
+    yield review.hit(
+        "Contract", path,
+        f"taking the workload's data out at the end costs {fmt(cost)} {price.currency} = {units.human(data, 'size')} ({how}){allowance} "
+        f"x {price.text}: above {fmt(params.max_cost)} {price.currency}; ask for free export at exit",
+        severity="error" if cost > params.error_cost else "warning",
+    )
