@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field
 
 from clusterlint.engine.review import PartSkip, Skip, check
@@ -56,6 +58,28 @@ class Egress(Params):
 
 
 _EGRESS_KEYS = ("egress", "data_export", "data-export", "data_transfer_out", "internet_egress")
+# a clause's egress price: "Data egress is charged at 0.05 USD per GB", "egress: $0.09/GB"
+_EGRESS_PRICE = re.compile(
+    r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b[^.;]{0,60}?"
+    r"(?:\$\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))\s*(?:per|/|a)\s*(?P<per>[kMGTP]B)\b", re.IGNORECASE)
+
+
+def _export_price(contract):
+    """(price, path, match or None): `exit.export_price`, an egress price under `pricing.extras`, else a clause's; None if none."""
+    from clusterlint.model import units
+    from clusterlint.rules.clauses import first
+
+    if contract.spec.exit.export_price is not None:
+        return contract.spec.exit.export_price, ("spec", "exit", "export_price"), None
+    key = next((k for k in _EGRESS_KEYS if k in contract.spec.pricing.extras), None)
+    if key is not None:
+        return contract.spec.pricing.extras[key], ("spec", "pricing", "extras", key), None
+    found = first(contract, _EGRESS_PRICE)
+    if found is None:
+        return None
+    item, match = found
+    price = units.parse(f"{match.group('n1') or match.group('n2')} {(match.group('code') or 'USD').upper()}/{match.group('per').upper()}", "money")
+    return price, item.path, match
 
 
 @check(Egress)
@@ -65,13 +89,10 @@ def costly_data_export(review, params):
 
     contract = review.contract
     exit_terms = contract.spec.exit
-    if exit_terms.export_price is not None:
-        price, path = exit_terms.export_price, ("spec", "exit", "export_price")
-    else:
-        key = next((k for k in _EGRESS_KEYS if k in contract.spec.pricing.extras), None)
-        if key is None:
-            raise Skip("the contract states no egress or data-export price")
-        price, path = contract.spec.pricing.extras[key], ("spec", "pricing", "extras", key)
+    found = _export_price(contract)
+    if found is None:
+        raise Skip("the contract states no egress or data-export price")
+    price, path, words = found
     if price.per not in units.SIZE_UNITS:
         raise Skip(f"the egress price {price.text} is not a price per unit of data")
     data, how = required_storage(review.workload)
@@ -81,9 +102,8 @@ def costly_data_export(review, params):
     if cost <= params.max_cost:
         return
     allowance = f" - {units.human(free, 'size')} free" if free else ""
-    yield review.hit(
-        "Contract", path,
-        f"taking the workload's data out at the end costs {fmt(cost)} {price.currency} = {units.human(data, 'size')} ({how}){allowance} "
-        f"x {price.text}: above {fmt(params.max_cost)} {price.currency}; ask for free export at exit",
-        severity="error" if cost > params.error_cost else "warning",
-    )
+    message = (f"taking the workload's data out at the end costs {fmt(cost)} {price.currency} = {units.human(data, 'size')} ({how}){allowance} "
+               f"x {price.text}: above {fmt(params.max_cost)} {price.currency}; ask for free export at exit")
+    hit = review.hit_words("Contract", path, words, message) if words is not None else review.hit("Contract", path, message)
+    hit.severity = "error" if cost > params.error_cost else "warning"
+    yield hit

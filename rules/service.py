@@ -115,7 +115,7 @@ def _sev1_in(text: str):
     """The first response time for severity 1 a text states: (seconds, match of the severity words), else None."""
     for sev in _SEV1.finditer(text):
         end = text.find(".", sev.end())
-        sentence = text[sev.start(): len(text) if end < 0 else end]
+        sentence = text[text.rfind(".", 0, sev.start()) + 1: len(text) if end < 0 else end]
         response = _RESPONSE.search(sentence)
         if response:
             number, unit = (response.group(1), response.group(2)) if response.group(1) else (response.group(3), response.group(4))
