@@ -221,7 +221,7 @@ Attestation = Literal["soc2-type2", "soc2-type1", "soc1-type2", "iso27001", "iso
 class Certificate(Strict):
     standard: Attestation = Field(description="The attestation or certification, e.g. soc2-type2, iso27001.")
     scope: Optional[str] = Field(None, description="What it covers as the report states it, e.g. 'GPU cloud, InfiniBand fabric, data centres FRA1'.")
-    date: Optional[str] = Field(None, description="Date of the report or certificate, YYYY-MM-DD.", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    date: Optional[str] = Field(None, description="Date of the report or certificate as written, e.g. 2026-03-31.")
 
 
 Isolation = Literal["infiniband-pkeys", "vlan", "vrf", "vxlan", "sr-iov", "ufm-secured-profile", "dedicated-switches"]
