@@ -28,7 +28,7 @@ def unprotected_checkpoints(review, params):
         raise Skip("no shared storage holds checkpoints")
     unknown = [s.name for _, s in stores if s.protection is None]
     if len(unknown) == len(stores):
-        raise Skip(f"the quote does not state how {', '.join(map(repr, unknown))} protects its data (see SPEC006)")
+        raise Skip(f"the quote does not state how {', '.join(map(repr, unknown))} protects its data (durability, snapshots, backup): ask")
     for i, store in stores:
         guard = store.protection
         if guard is None or guard.durability in params.durable or guard.snapshots or guard.backup:

@@ -32,8 +32,6 @@ def unstated(cluster) -> list[str]:
         missing.append("the storage")
     else:
         missing += [f"whether {s.name!r} is a parallel filesystem" for s in spec.storage if s.type == "distributed-fs" and s.parallel is None]
-        missing += [f"how {s.name!r} protects the checkpoints (durability, snapshots, backup)" for s in spec.storage
-                    if "checkpoints" in s.purpose and s.protection is None]
     if spec.software.orchestrator is None:
         missing.append("the scheduler")
     return missing

@@ -17,7 +17,7 @@ POOL = "accelerator: {{model: {model}, count: {per}}}, cpu: {{sockets: 2, cores_
 
 def cluster(nodes=4, offering="buy", model="H100-SXM", per=8, pool_extra="spares: 1, local_storage: [{type: nvme, capacity: 30TB}]",
             inter="{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1, dedicated: true}",
-            storage="storage:\n    - {name: shared, type: lustre, capacity: 1PB, purpose: [datasets, checkpoints, code], protection: {durability: raid}}",
+            storage="storage:\n    - {name: shared, type: lustre, capacity: 1PB, purpose: [datasets, checkpoints, code]}",
             software="software: {orchestrator: slurm}", workload="task: training, model: {parameters: 7B}") -> str:
     """A cluster quote (plus a workload); a part set to None is left out of the text."""
     lines = [

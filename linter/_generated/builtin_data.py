@@ -2048,7 +2048,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'that holds checkpoints: it passes when the durability survives a '
                                                 'failure (params.durable), or snapshots or backup are offered; a store '
                                                 'that states none of these is an error at its `protection`. A quote '
-                                                'that states no protection is asked about by SPEC006.',
+                                                'that states no protection for any checkpoint store is skipped with a '
+                                                'question, not passed.',
                                          'fix': 'Ask for `protection: {durability: erasure-coded, snapshots: true, '
                                                 'backup: true}` on the checkpoint store.',
                                          'sources': ['ClusterMAX storage criteria (published durability SLAs for every '
