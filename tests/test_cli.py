@@ -47,9 +47,9 @@ def test_skipped_rules_are_reported_not_passed():
     assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; 38 skipped)" in out and "--show-skipped lists them" in out
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--show-skipped")
     assert "Skipped in specs/gcp-a3-highgpu-8g.yaml (38 rules, not run, so not passed):" in out
-    assert "ACC001, ACC002, ACC004, ACC005, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005: needs Workload document" in out
+    assert "ACC001, ACC002, ACC004, ACC005, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005, STO007: needs Workload document" in out
     assert "REL001: a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document" in out
-    assert "CST003: needs Contract and Workload documents" in out
+    assert "CST003, LCK005: needs Contract and Workload documents" in out
 
 
 def test_stdin(tmp_path):
