@@ -43,10 +43,6 @@ def _seconds(number: str, unit: str) -> float:
     return units.parse(f"{number} {_UNIT.get(word, word)}", "duration").value
 
 
-def _hours(seconds: float) -> str:
-    return fmt(seconds / 3600)
-
-
 def _where(contract, label: str) -> tuple:
     for item in texts(contract):
         if item.label == label:
