@@ -95,6 +95,18 @@ MESSAGES = {
     ],
     "UNI001": 'nic_speed 400GB/s = 3.2 Tbps per port, faster than any NIC (800 Gbps): NICs are sold in bits, did the quote mean 400Gbps?',
     "UNI002": 'intra-node bandwidth 900GB/s counts both directions: 450 GB/s each way, the figure a collective sees',
+    'LCK005': "taking the workload's data out at the end costs 12,000 USD = 24 TB (20 TB dataset + 4 x 1 TB checkpoints) x 0.50 USD/GB: above 1,000 USD; ask for free export at exit",
+    'NET008': "the infiniband fabric is shared with other tenants and the quote states no tenant isolation (tenant_isolation: []): other tenants' nodes can reach yours over the fabric",
+    'REL004': "availability 90% allows 73.05 h of downtime a month (10% of 730.5 h), 115.2 h over the workload's 1,151.5 h run; ask for at least 99%",
+    'REL005': "node replacement 14 days with no spare node in pool 'gpu': one failed node stalls the 64-node job or idles its other 63 nodes for 336 h (21,168 node-hours); ask for replacement within 72 h or spare nodes",
+    'REL006': "support 'business hours' states no severity-1 response time: ask for a first response within 1 hour",
+    'REL007': 'planned maintenance is announced 12 hours ahead, under 7 days: too short to checkpoint and reschedule a multi-day run',
+    'REL008': "acceptance test 'nodes power on and are reachable over SSH' names no multi-node nccl-tests bandwidth figure, no dcgm diagnostic level and no burn-in length: a cluster that boots but cannot train passes it",
+    'REL009': 'the vendor does not drain a node that fails them: a failing node keeps taking jobs and crashing them',
+    'SEC001': 'neither the contract nor the quote names a security attestation (SOC 2 Type II, ISO 27001): nobody outside has audited how your data and fabric are guarded',
+    'STO007': "checkpoints on 'shared' have durability single-copy, no snapshots and no backup: one failed server can take the run's checkpoints, and the weeks of training behind them, with it",
+    'SW003': 'slurm needs a CPU login and controller node and the quote has service nodes with roles storage: users would log in to, and slurmctld would run on, a GPU node',
+    'SW004': 'the monitoring offered lacks dcgm-exporter, xid-alerts: you learn of a failing GPU when the job crashes',
     "UNI003": 'intra-node bandwidth 7200GB/s is the node aggregate (8 x 900 GB/s), not the per-accelerator figure clusterlint expects',
 }
 

@@ -1424,6 +1424,34 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'good': 'spec:\n'
                                                     '  exit: {termination_for_convenience: true, data_export: "bulk '
                                                     'export at no charge within 30 days"}\n'}},
+ 'LCK005-costly-data-export.yaml': {'id': 'LCK005',
+                                    'name': 'costly-data-export',
+                                    'area': 'LCK',
+                                    'severity': 'warning',
+                                    'weight': 10,
+                                    'check': 'clusterlint.rules.lockin:costly_data_export',
+                                    'params': {'max_cost': 1000, 'error_cost': 10000},
+                                    'needs': ['Contract', 'Workload'],
+                                    'summary': "Taking the workload's data out at the end costs a lot in egress.",
+                                    'why': 'Leaving a provider means taking the datasets and checkpoints with you; at '
+                                           '0.50 USD/GB, 24 TB costs 12,000 USD. ClusterMAX counts punitive egress and '
+                                           'offboarding fees against a provider. The rule reads `exit.export_price` or '
+                                           "an egress price under `pricing.extras`, the workload's data (dataset plus "
+                                           'kept checkpoints, as STO002 counts them) and `exit.export_allowance`; '
+                                           "above 1,000 (max_cost) in the price's currency it is a warning, above "
+                                           '10,000 (error_cost) an error.',
+                                    'fix': 'Ask for free bulk export at exit: `exit: {export_price: 0 USD/GB}` or an '
+                                           '`export_allowance` that covers the data.',
+                                    'sources': ['ClusterMAX lifecycle criteria (no punitive data egress / offboarding '
+                                                'fees; a CPU head node for Slurm without asking): '
+                                                'https://www.clustermax.ai/criteria/lifecycle',
+                                                'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud Rating '
+                                                'System (2025-11-06): '
+                                                'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                                "seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
+                                                "'Consider what would be the cost of moving to a different provider'"],
+                                    'examples': {'bad': 'spec:\n  pricing: {extras: {egress: 0.50 USD/GB}}\n',
+                                                 'good': 'spec:\n  exit: {export_price: 0.01 USD/GB}\n'}},
  'NET001-tensor-parallel-crosses-nodes.yaml': {'id': 'NET001',
                                                'name': 'tensor-parallel-crosses-nodes',
                                                'area': 'NET',
@@ -1633,6 +1661,35 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                           '  sequence_length: 2048\n'
                                                           '# on 4 x 100 Gbps NICs per node\n',
                                                    'good': '  global_batch_size: 1024\n  sequence_length: 4096\n'}},
+ 'NET008-shared-fabric-without-isolation.yaml': {'id': 'NET008',
+                                                 'name': 'shared-fabric-without-isolation',
+                                                 'area': 'NET',
+                                                 'severity': 'warning',
+                                                 'weight': 10,
+                                                 'check': 'clusterlint.rules.security:shared_fabric_without_isolation',
+                                                 'needs': ['Cluster'],
+                                                 'summary': 'A fabric shared with other tenants has no stated tenant '
+                                                            'isolation.',
+                                                 'why': 'On a shared InfiniBand or RoCE fabric only partition keys '
+                                                        "(InfiniBand) or VLANs/VRFs (Ethernet) keep other tenants' "
+                                                        "nodes from reaching yours; ClusterMAX's security criteria ask "
+                                                        'for both. With `inter_node.dedicated: false` and no '
+                                                        '`security.tenant_isolation` it is a warning (ask); '
+                                                        '`tenant_isolation: []` says there is none, an error. NET005 '
+                                                        "speaks of the shared fabric's speed.",
+                                                 'fix': 'Ask for `security: {tenant_isolation: [infiniband-pkeys]}` '
+                                                        '(or vlan, vrf on RoCE), or a dedicated fabric.',
+                                                 'sources': ['ClusterMAX security criteria (critical failure: no SOC 2 '
+                                                             'or ISO 27001; VLAN isolation for RoCE, PKeys for '
+                                                             'InfiniBand tenants): '
+                                                             'https://www.clustermax.ai/criteria/security',
+                                                             'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU '
+                                                             'Cloud Rating System (2025-11-06): '
+                                                             'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard'],
+                                                 'examples': {'bad': '      dedicated: false\n',
+                                                              'good': '      dedicated: false\n'
+                                                                      '  security: {tenant_isolation: '
+                                                                      '[infiniband-pkeys]}\n'}},
  'REL001-no-spare-nodes.yaml': {'id': 'REL001',
                                 'name': 'no-spare-nodes',
                                 'area': 'REL',
@@ -1732,6 +1789,217 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'good': 'spec:\n'
                                                          '  delivery: {date: 2027-01-15, acceptance_test: "nccl-tests '
                                                          'busbw >= 360GB/s; 48h burn-in"}\n'}},
+ 'REL004-low-availability.yaml': {'id': 'REL004',
+                                  'name': 'low-availability',
+                                  'area': 'REL',
+                                  'severity': 'warning',
+                                  'weight': 10,
+                                  'check': 'clusterlint.rules.service:availability_floor',
+                                  'params': {'warn_below': 0.99, 'error_below': 0.95},
+                                  'needs': ['Contract'],
+                                  'summary': 'The committed availability lets the cluster be down for many hours a '
+                                             'month.',
+                                  'why': 'An availability commitment is the downtime the vendor may have without owing '
+                                         "anything: 99% is 7.3 hours a month, 90% is 73 hours, three days of a month's "
+                                         'run. The rule reads `sla.availability` or a clause that states it, works out '
+                                         'the hours a month (1 - availability x 730.5 h, a twelfth of a Julian year) '
+                                         'and, with a workload, the hours over its training run; below 99% '
+                                         '(warn_below) it is a warning and below 95% (error_below) an error. '
+                                         "ClusterMAX reads each provider's SLA commitments; public GPU-cloud SLAs "
+                                         'commit 99% to 99.9%.',
+                                  'fix': 'Ask for at least 99% monthly availability (99.5% or more for a dedicated '
+                                         'cluster), with credits that grow as it falls.',
+                                  'sources': ['SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud Rating '
+                                              'System (2025-11-06): '
+                                              'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                              "ML Engineering, 'How to choose a cloud provider': "
+                                              'https://github.com/stas00/ml-engineering/blob/master/orchestration/how-to-choose-cloud-provider.md'],
+                                  'examples': {'bad': 'spec:\n  sla: {availability: 90%, credits: "10% below 99%"}\n',
+                                               'good': 'spec:\n'
+                                                       '  sla: {availability: 99.5%, credits: "10% below 99.5%"}\n'}},
+ 'REL005-slow-replacement-without-spares.yaml': {'id': 'REL005',
+                                                 'name': 'slow-replacement-without-spares',
+                                                 'area': 'REL',
+                                                 'severity': 'warning',
+                                                 'weight': 10,
+                                                 'check': 'clusterlint.rules.reliability:slow_replacement_without_spares',
+                                                 'params': {'max_hours': 72, 'error_hours': 168},
+                                                 'needs': ['Cluster', 'Contract'],
+                                                 'summary': 'A slow node replacement with no spare node stalls a '
+                                                            'multi-node job.',
+                                                 'why': 'A synchronous training job needs every node: when one fails '
+                                                        'and there is no spare to swap in, the job stalls or the other '
+                                                        'nodes idle until the vendor replaces it. The rule reads the '
+                                                        'replacement time (`sla.node_replacement` or a clause, as '
+                                                        "REL002), the job's nodes (the workload's placement, else the "
+                                                        "whole pool) and the pool's spares; with no spare and a "
+                                                        'replacement slower than 72 h (max_hours) it is a warning, '
+                                                        'slower than a week (error_hours) an error, and the message '
+                                                        'counts the node-hours lost: a 14-day replacement on a 64-node '
+                                                        'job idles 63 nodes for 336 h. NVIDIA requires its cloud '
+                                                        'partners to cordon and replace a node on request.',
+                                                 'fix': 'Ask for replacement within 72 h (24 h is common), or for '
+                                                        'spare nodes in the price.',
+                                                 'sources': ['NVIDIA requirements for AI clouds, Breakfix Requirements '
+                                                             '(cordon a node, request a host replacement when health '
+                                                             'thresholds are breached; maintenance events queryable): '
+                                                             'https://docs.nvidia.com/dsx/guides/nvidia-requirements-for-ai-clouds/breakfix-requirements',
+                                                             "ML Engineering, 'How to choose a cloud provider': "
+                                                             'https://github.com/stas00/ml-engineering/blob/master/orchestration/how-to-choose-cloud-provider.md'],
+                                                 'examples': {'bad': 'spec:\n  sla: {node_replacement: 14d}\n',
+                                                              'good': 'spec:\n  sla: {node_replacement: 24h}\n'}},
+ 'REL006-slow-severity-1-support.yaml': {'id': 'REL006',
+                                         'name': 'slow-severity-1-support',
+                                         'area': 'REL',
+                                         'severity': 'warning',
+                                         'weight': 10,
+                                         'check': 'clusterlint.rules.service:support_response',
+                                         'params': {'max_sev1': '1h', 'error_sev1': '24h'},
+                                         'needs': ['Contract'],
+                                         'summary': 'Support gives no, or a slow, first response to a severity-1 '
+                                                    '(cluster down) ticket.',
+                                         'why': 'When the cluster is down every node idles until someone answers. The '
+                                                'rule reads `sla.support.response.sev1`, or support terms and clauses '
+                                                'that name severity 1 (P1, critical) with a response time; over 1 h '
+                                                '(max_sev1) is a warning, over 24 h (error_sev1, the next business '
+                                                'day) an error. Support written without a severity-1 response time '
+                                                "('business hours') is a warning; no support terms at all are asked "
+                                                'for where they belong (on public paper, one info).',
+                                         'fix': 'Ask for `sla.support: {hours: 24x7, response: {sev1: 1h}}` or better '
+                                                '(15 minutes is common).',
+                                         'sources': ['SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                     'Rating System (2025-11-06): '
+                                                     'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                                     'NVIDIA requirements for AI clouds, Breakfix Requirements (cordon '
+                                                     'a node, request a host replacement when health thresholds are '
+                                                     'breached; maintenance events queryable): '
+                                                     'https://docs.nvidia.com/dsx/guides/nvidia-requirements-for-ai-clouds/breakfix-requirements'],
+                                         'examples': {'bad': 'spec:\n  sla: {support: "business hours"}\n',
+                                                      'good': 'spec:\n'
+                                                              '  sla: {support: {hours: 24x7, response: {sev1: 30min, '
+                                                              'sev2: 4h}}}\n'}},
+ 'REL007-short-maintenance-notice.yaml': {'id': 'REL007',
+                                          'name': 'short-maintenance-notice',
+                                          'area': 'REL',
+                                          'severity': 'warning',
+                                          'weight': 5,
+                                          'check': 'clusterlint.rules.service:maintenance_notice',
+                                          'params': {'min_notice': '7d', 'error_notice': '24h'},
+                                          'needs': ['Contract'],
+                                          'summary': 'Planned maintenance comes with no, or too short, notice.',
+                                          'why': 'A long run checkpoints and reschedules around a maintenance window '
+                                                 'only if it knows of it. The rule reads `sla.maintenance.notice` or a '
+                                                 'clause that gives notice before maintenance; under 7 days '
+                                                 '(min_notice) is a warning, under 24 h (error_notice) an error, and '
+                                                 'no notice at all is asked for where it belongs. NVIDIA requires its '
+                                                 'cloud partners to let customers query upcoming maintenance events '
+                                                 'per node.',
+                                          'fix': 'Ask for `sla.maintenance: {notice: 7d, window: "..."}`.',
+                                          'sources': ['NVIDIA requirements for AI clouds, Breakfix Requirements '
+                                                      '(cordon a node, request a host replacement when health '
+                                                      'thresholds are breached; maintenance events queryable): '
+                                                      'https://docs.nvidia.com/dsx/guides/nvidia-requirements-for-ai-clouds/breakfix-requirements',
+                                                      'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                      'Rating System (2025-11-06): '
+                                                      'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard'],
+                                          'examples': {'bad': 'spec:\n  sla: {maintenance: {notice: 12h}}\n',
+                                                       'good': 'spec:\n'
+                                                               '  sla: {maintenance: {notice: 7d, window: "Sundays '
+                                                               '02:00-06:00 UTC"}}\n'}},
+ 'REL008-weak-acceptance-test.yaml': {'id': 'REL008',
+                                      'name': 'weak-acceptance-test',
+                                      'area': 'REL',
+                                      'severity': 'warning',
+                                      'weight': 10,
+                                      'check': 'clusterlint.rules.service:weak_acceptance_test',
+                                      'needs': ['Contract'],
+                                      'summary': 'The acceptance test does not name an NCCL figure, a DCGM level and a '
+                                                 'burn-in length.',
+                                      'why': "An acceptance test is only as strong as what it measures: 'nodes power "
+                                             "on and are reachable over SSH' passes a cluster whose fabric or GPUs "
+                                             'cannot train. The rule reads `delivery.acceptance_test` or the clause on '
+                                             'acceptance testing (REL003 asks when there is none) and asks for three '
+                                             'named parts: a multi-node nccl-tests bandwidth figure (e.g. all_reduce '
+                                             'busbw >= 360GB/s), a DCGM diagnostic level (dcgmi diag -r 3) and a '
+                                             'burn-in length (48 h); each part missing is named. ClusterMAX and '
+                                             "NVIDIA's cloud partner requirements test the same three.",
+                                      'fix': 'Write e.g. "nccl-tests all_reduce_perf busbw >= 360GB/s across all '
+                                             'nodes; dcgmi diag -r 3 on every node; 48h burn-in".',
+                                      'sources': ['SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                  'Rating System (2025-11-06): '
+                                                  'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                                  'NVIDIA Cloud Partner reference architecture: acceptance tests '
+                                                  'before handover https://docs.nvidia.com/ncp/',
+                                                  'NVIDIA Health Validation (one unhealthy node stalls a multi-node '
+                                                  'job; drain it before a job lands): '
+                                                  'https://docs.nvidia.com/health-validation/getting-started/overview.md'],
+                                      'examples': {'bad': 'spec:\n'
+                                                          '  delivery: {acceptance_test: "nodes power on and are '
+                                                          'reachable over SSH"}\n',
+                                                   'good': 'spec:\n'
+                                                           '  delivery: {acceptance_test: "nccl-tests busbw >= 360GB/s '
+                                                           'on all nodes; dcgmi diag -r 3; 48h burn-in"}\n'}},
+ 'REL009-no-health-check-duty.yaml': {'id': 'REL009',
+                                      'name': 'no-health-check-duty',
+                                      'area': 'REL',
+                                      'severity': 'warning',
+                                      'weight': 10,
+                                      'check': 'clusterlint.rules.service:health_check_duty',
+                                      'needs': ['Contract'],
+                                      'summary': 'The vendor has no duty to run health checks and drain failed nodes.',
+                                      'why': 'A node with a failing GPU or link keeps taking jobs and crashing them '
+                                             'until someone takes it out. The rule reads `sla.health_checks` (active '
+                                             'or passive checks, and drain) or a clause that names health checks '
+                                             '(DCGM, diagnostics) and draining or cordoning in one sentence; a '
+                                             'structured duty that lacks either part is named, and no duty at all is '
+                                             'asked for where it belongs. ClusterMAX rates active and passive health '
+                                             'checks; NVIDIA requires cordon and replace actions of its cloud '
+                                             'partners.',
+                                      'fix': 'Ask for `sla.health_checks: {active: true, passive: true, drain: true}`.',
+                                      'sources': ['SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                  'Rating System (2025-11-06): '
+                                                  'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                                  'NVIDIA requirements for AI clouds, Breakfix Requirements (cordon a '
+                                                  'node, request a host replacement when health thresholds are '
+                                                  'breached; maintenance events queryable): '
+                                                  'https://docs.nvidia.com/dsx/guides/nvidia-requirements-for-ai-clouds/breakfix-requirements',
+                                                  'NVIDIA Health Validation (one unhealthy node stalls a multi-node '
+                                                  'job; drain it before a job lands): '
+                                                  'https://docs.nvidia.com/health-validation/getting-started/overview.md'],
+                                      'examples': {'bad': 'spec:\n'
+                                                          '  sla: {health_checks: {passive: true, drain: false}}\n',
+                                                   'good': 'spec:\n'
+                                                           '  sla: {health_checks: {active: true, passive: true, '
+                                                           'drain: true}}\n'}},
+ 'SEC001-no-security-attestation.yaml': {'id': 'SEC001',
+                                         'name': 'no-security-attestation',
+                                         'area': 'SEC',
+                                         'severity': 'error',
+                                         'weight': 10,
+                                         'check': 'clusterlint.rules.security:no_attestation',
+                                         'needs': ['Contract'],
+                                         'summary': 'Neither the contract nor the quote names a security attestation '
+                                                    '(SOC 2 Type II, ISO 27001).',
+                                         'why': 'ClusterMAX calls a provider without SOC 2 or ISO 27001 (or another '
+                                                'bare-minimum attestation) a critical failure: nobody outside has '
+                                                "audited how tenants' data and the fabric are guarded. The rule reads "
+                                                "the contract's `security.attestations`, the quote's "
+                                                '`security.attestations`, and clauses that name SOC 1/2 or ISO '
+                                                '27001/27017; `attestations: []` is an error at that line, and a '
+                                                'contract silent on it is asked for where it belongs (on public paper, '
+                                                'one info).',
+                                         'fix': 'Ask for the current SOC 2 Type II report and ISO 27001 certificate, '
+                                                'and write them under `security.attestations` with scope and date.',
+                                         'sources': ['ClusterMAX security criteria (critical failure: no SOC 2 or ISO '
+                                                     '27001; VLAN isolation for RoCE, PKeys for InfiniBand tenants): '
+                                                     'https://www.clustermax.ai/criteria/security',
+                                                     'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                     'Rating System (2025-11-06): '
+                                                     'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard'],
+                                         'examples': {'bad': 'spec:\n  security: {attestations: []}\n',
+                                                      'good': 'spec:\n'
+                                                              '  security: {attestations: ["SOC 2 Type II '
+                                                              '(2026-03-31)"]}\n'}},
  'SPEC001-yaml-syntax-error.yaml': {'id': 'SPEC001',
                                     'name': 'yaml-syntax-error',
                                     'area': 'SPEC',
@@ -2023,6 +2291,41 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                            'https://github.com/stas00/ml-engineering/tree/master/storage'],
                                'examples': {'bad': '      local_storage: []\n',
                                             'good': '      local_storage:\n        - {type: nvme, capacity: 30TB}\n'}},
+ 'STO007-unprotected-checkpoints.yaml': {'id': 'STO007',
+                                         'name': 'unprotected-checkpoints',
+                                         'area': 'STO',
+                                         'severity': 'error',
+                                         'weight': 10,
+                                         'check': 'clusterlint.rules.durability:unprotected_checkpoints',
+                                         'params': {'durable': ['raid',
+                                                                'replicated',
+                                                                'erasure-coded',
+                                                                'cross-zone',
+                                                                'cross-region']},
+                                         'needs': ['Cluster', 'Workload'],
+                                         'summary': 'Checkpoints are kept on storage with no durability, snapshots or '
+                                                    'backup.',
+                                         'why': 'A checkpoint holds the weeks of training behind it; on a single copy '
+                                                'one failed server loses it. ClusterMAX asks for published durability '
+                                                'for every storage tier, snapshots, automated backups and checkpoint '
+                                                'storage durability. The rule reads `protection` of each shared store '
+                                                'that holds checkpoints: it passes when the durability survives a '
+                                                'failure (params.durable), or snapshots or backup are offered; a store '
+                                                'that states none of these is an error at its `protection`. A quote '
+                                                'that states no protection for any checkpoint store is skipped with a '
+                                                'question, not passed.',
+                                         'fix': 'Ask for `protection: {durability: erasure-coded, snapshots: true, '
+                                                'backup: true}` on the checkpoint store.',
+                                         'sources': ['ClusterMAX storage criteria (published durability SLAs for every '
+                                                     'tier, snapshots, automated backups, checkpoint storage '
+                                                     'durability): https://www.clustermax.ai/criteria/storage',
+                                                     'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud '
+                                                     'Rating System (2025-11-06): '
+                                                     'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard'],
+                                         'examples': {'bad': '      protection: {durability: single-copy, snapshots: '
+                                                             'false, backup: false}\n',
+                                                      'good': '      protection: {durability: erasure-coded, '
+                                                              'snapshots: true}\n'}},
  'SUP001-suppression-without-reason.yaml': {'id': 'SUP001',
                                             'name': 'suppression-without-reason',
                                             'area': 'SUP',
@@ -2126,6 +2429,56 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                            "people'"],
                                'examples': {'bad': '  software: {root_access: false}\n',
                                             'good': '  software: {root_access: true}\n'}},
+ 'SW003-no-slurm-head-node.yaml': {'id': 'SW003',
+                                   'name': 'no-slurm-head-node',
+                                   'area': 'SW',
+                                   'severity': 'warning',
+                                   'weight': 5,
+                                   'check': 'clusterlint.rules.software:no_slurm_head_node',
+                                   'needs': ['Cluster'],
+                                   'summary': 'A Slurm cluster without a CPU login or controller node.',
+                                   'why': 'Slurm needs a controller (slurmctld) and users need a login node; on a GPU '
+                                          'node they take accelerators from jobs and crash with them. ClusterMAX '
+                                          'expects a CPU head node for Slurm without asking. The rule reads '
+                                          '`service_nodes` (CPU-only login, controller, head, storage or management '
+                                          'nodes); a quote that leaves them out is skipped with a question.',
+                                   'fix': 'Ask for `service_nodes: [{name: head, role: head, count: 2}]`.',
+                                   'sources': ['ClusterMAX lifecycle criteria (no punitive data egress / offboarding '
+                                               'fees; a CPU head node for Slurm without asking): '
+                                               'https://www.clustermax.ai/criteria/lifecycle',
+                                               'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud Rating '
+                                               'System (2025-11-06): '
+                                               'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard'],
+                                   'examples': {'bad': '  service_nodes:\n    - {name: nas, role: storage, count: 2}\n',
+                                                'good': '  service_nodes:\n'
+                                                        '    - {name: head, role: head, count: 2}\n'}},
+ 'SW004-no-gpu-monitoring.yaml': {'id': 'SW004',
+                                  'name': 'no-gpu-monitoring',
+                                  'area': 'SW',
+                                  'severity': 'warning',
+                                  'weight': 5,
+                                  'check': 'clusterlint.rules.software:no_gpu_monitoring',
+                                  'params': {'required': ['dcgm-exporter', 'xid-alerts']},
+                                  'needs': ['Cluster'],
+                                  'summary': 'The customer cannot see GPU metrics (DCGM exporter) or Xid error alerts.',
+                                  'why': "Without the DCGM exporter's metrics and alerts on Xid errors, the first sign "
+                                         'of a failing GPU is a crashed job. ClusterMAX rates the monitoring a '
+                                         'provider offers; the cmax audit checks that dcgm-exporter is installed. The '
+                                         'rule reads `software.monitoring` and names each required item '
+                                         '(params.required) it lacks; a quote that leaves monitoring out is skipped '
+                                         'with a question.',
+                                  'fix': 'Ask for `software.monitoring: [dcgm-exporter, xid-alerts, grafana]`.',
+                                  'sources': ['SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud Rating '
+                                              'System (2025-11-06): '
+                                              'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                              'Prime Intellect, reserved-cluster monitoring built to the ClusterMAX '
+                                              'monitoring standard (Grafana, alerts, Xid detection): '
+                                              'https://docs.primeintellect.ai/tutorials-reserved-clusters/monitoring.md',
+                                              "SemiAnalysisAI/ClusterMAX cmax audit, audit_findings.py 'DCGM exporter "
+                                              "not installed': https://github.com/SemiAnalysisAI/ClusterMAX"],
+                                  'examples': {'bad': '  software: {orchestrator: slurm, monitoring: [grafana]}\n',
+                                               'good': '  software: {orchestrator: slurm, monitoring: [dcgm-exporter, '
+                                                       'xid-alerts, grafana]}\n'}},
  'UNI001-bits-bytes-confusion.yaml': {'id': 'UNI001',
                                       'name': 'bits-bytes-confusion',
                                       'area': 'UNI',

@@ -14,7 +14,7 @@ import sys
 from functools import cached_property, lru_cache
 from importlib import import_module
 
-AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV")
+AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV", "SEC")
 KINDS = ("Cluster", "Contract", "Workload", "Evidence")  # Evidence: files from delivered nodes, given only to accept
 DOCUMENT_CHECK = "document"  # SPEC and SUP rules: raised while reading a file, not by a check
 ENTRY_POINTS = "clusterlint.rules"
