@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import per_sentence, spans
-from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of
+from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of  # noqa: F401  (kind_of: re-exported for the rules)
+from clusterlint.contracts.texts import Text, texts  # noqa: F401  (re-exported for the rules)
 from clusterlint.rules.common import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
@@ -207,40 +207,6 @@ REMEDY = re.compile(
     re.IGNORECASE,
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
-class Text(NamedTuple):
-    """One text of a contract: where it is, what to call it in a message, what kind it is."""
-
-    path: tuple
-    label: str
-    text: str
-    kind: str
-
-
-_FIELDS = (
-    (("delivery", "acceptance_test"), "delivery.acceptance_test"),
-    (("delivery", "late_remedy"), "delivery.late_remedy"),
-    (("sla", "measured_as"), "sla.measured_as"),
-    (("sla", "credits"), "sla.credits"),
-    (("exit", "data_export"), "exit.data_export"),
-)
-
-
-@last_document
-def texts(contract) -> tuple[Text, ...]:
-    """Every free text of a contract: clauses first, then the structured terms written as text."""
-    out = []
-    for i, clause in enumerate(contract.spec.clauses):
-        out.append(Text(("spec", "clauses", i, "text"), f"clause {clause.ref}", clause.text, clause.kind or kind_of(clause.text)))
-    for (section, name), label in _FIELDS:
-        value = getattr(getattr(contract.spec, section), name)
-        if value:
-            out.append(Text(("spec", section, name), label, value, "operative"))
-    for i, item in enumerate(contract.spec.performance):
-        if item.method:
-            out.append(Text(("spec", "performance", i, "method"), f"performance[{i}].method", item.method, "operative"))
-    return tuple(out)  # shared by every caller: not to be changed
-
-
 class Parts(NamedTuple):
     date: bool
     measure: bool

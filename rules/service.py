@@ -16,7 +16,8 @@ from pydantic import Field
 from clusterlint.engine.review import Skip, check
 from clusterlint.model import units
 
-from clusterlint.rules.clauses import and_list, availability, first, sentences_with, texts
+from clusterlint.contracts.figures import Unplaced, availability
+from clusterlint.rules.clauses import and_list, first, sentences_with, texts
 from clusterlint.rules.common import Params, fmt
 from clusterlint.rules.missing import Term, missing
 
@@ -63,7 +64,9 @@ def availability_floor(review, params):
     found = availability(review.contract)
     if found is None:
         raise Skip("the contract states no availability commitment")
-    value, source = found
+    if isinstance(found, Unplaced):
+        raise Skip(found.text)
+    value, source = found.value, found.source.removeprefix("contract ")
     if value >= params.warn_below:
         return
     down = (1 - value) * MONTH_HOURS

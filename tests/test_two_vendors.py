@@ -55,7 +55,7 @@ def test_the_order_form_counts_in_its_quote_and_the_better_built_quote_wins():
     assert first["not_run"] == second["not_run"] == ["DLV"]  # no evidence before purchase: no grade, not 100
     assert report["recommendation"] == (
         "Recommended: kestrel-h100-16-nodes (specs/kestrel-h100-quote.yaml): it meets the deadline (11.57 days) and the budget "
-        "(270,313 USD owed) with no error findings; brightline-h100-16-nodes would need its error findings fixed (CON003) and "
+        "(270,313 USD owed) with no error findings; brightline-h100-16-nodes would need its error findings fixed (CON003, SEC001) and "
         "a cost owed below 270,313 USD (it has 558,219 USD).")
     # without the pairing the order form is not read: no contract findings, no price, no cost
     code, out, _ = run_cli("compare", KESTREL, BRIGHTLINE, "--workload", str(SPECS / "cpt8b-workload.yaml"), "--format", "json")
@@ -68,7 +68,7 @@ def test_an_errored_quote_is_never_recommended_silently():
     code, out, _ = run_cli("compare", str(SPECS / "aws-p5-48xlarge.yaml"), str(SPECS / "forge-h100-quote.yaml"),
                            "--workload", str(SPECS / "llama70b-pretrain.yaml"), "--rank-by", "cost", "--format", "json")
     assert json.loads(out)["recommendation"] == (
-        "Recommended: aws-p5-32-nodes (specs/aws-p5-48xlarge.yaml): it misses the deadline with 2 error findings (CON003, CST002); "
+        "Recommended: aws-p5-32-nodes (specs/aws-p5-48xlarge.yaml): it misses the deadline with 3 error findings (CON003, CST002, SEC001); "
         "forge-h100-64-nodes would need a cost owed below 2,607,956 USD (it has 4,713,247 USD). "
         "Warning: aws-p5-32-nodes has error findings; forge-h100-64-nodes has none but ranks below by cost.")
 

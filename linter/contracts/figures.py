@@ -48,7 +48,7 @@ class Unplaced(NamedTuple):
 
 
 def _texts(contract):
-    from clusterlint.rules.clauses import texts  # the contract's texts and their kinds (the contracts engineer's)
+    from clusterlint.contracts.texts import texts
 
     return [t for t in texts(contract) if t.kind == "operative"]
 
