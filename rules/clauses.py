@@ -21,10 +21,8 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint.contracts import lowered
 from clusterlint.model import units
 from clusterlint.contracts.memo import last_document
-from clusterlint.contracts.prefilter import may_match, search
 from clusterlint.contracts.sentences import per_sentence, spans
 
 from clusterlint.rules.common import Params
@@ -141,46 +139,36 @@ class LearnedPhrases(Phrases, LearnedParams):
     """Params of a phrase rule with a learned second reading."""
 
 
-def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None):
+def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None, anchor: re.Pattern):
     """(match, sentence, learned) for the rule's words in each sentence of `text`: the first match of
     `pattern` in each sentence (learned is None) when it matches anywhere in the text; else, where
-    the learned reading is on, each sentence it takes for the rule, `match` on its strongest words."""
+    the learned reading is on, each sentence it confirms that holds the rule's `anchor` words,
+    `match` on those words."""
     found = False
     for match, sentence in per_sentence(pattern, text):
         found = True
         yield match, sentence, None
     if not found:
-        yield from learned(text, rule, threshold)
+        yield from learned(text, rule, threshold, anchor)
 
 
-def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | None = None):
-    """(match, sentence, learned) for each sentence of `text` (that `where` finds words in, when
-    given) the learned reading takes for `rule` (none when `threshold` is None), `match` on its
-    strongest words."""
+def learned(text: str, rule: str, threshold: float | None, anchor: re.Pattern):
+    """(match, sentence, learned) for each sentence of `text` that holds the rule's `anchor` words
+    (the words its documentation names) and that the learned reading takes for `rule` (none when
+    `threshold` is None), `match` on the anchor words: no anchor, no finding, so the learned
+    reading confirms what the words name and never raises a finding on its own."""
     if threshold is None:
         return
     from clusterlint.contracts import clause_model
 
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
-        sentence = text[start:end]
-        if where is not None and not lowered.search(where, sentence):
+        match = anchor.search(text, start, end)
+        if match is None:
             continue
-        reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
+        reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else text[start:end], threshold)
         if reading is not None:
-            yield _strongest(text, start, end, reading.strongest), sentence, reading
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _strongest(text: str, start: int, end: int, words: tuple[str, ...]) -> re.Match:
-    """Where the strongest of `words` (a word or a pair) sits in text[start:end], else its first word."""
-    for feature in words:
-        found = re.compile(r"\b" + r"\W+".join(map(re.escape, feature.split())) + r"\b", re.IGNORECASE).search(text, start, end)
-        if found:
-            return found
-    return _WORD.search(text, start, end) or re.compile("").match(text, start)
+            yield match, text[start:end], reading
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -296,15 +284,13 @@ def and_list(items: list[str]) -> str:
 
 def parts(text: str, who=None) -> Parts:
     """What a text states: a date, a figure, a remedy that favours the customer (`who`: the parties)."""
-    if not may_match(REMEDY, text):
-        remedy = False
-    elif who is not None:
+    if who is not None:
         remedy = any(favours_customer(text, m, who) for m in REMEDY.finditer(text))
     else:
-        remedy = bool(lowered.search(REMEDY, text))
+        remedy = bool(REMEDY.search(text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
-    return Parts(bool(lowered.search(DATE, text, body)), bool(lowered.search(MEASURE, text, body)), remedy)
+    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
@@ -341,7 +327,7 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
     """The first contract text of one of `kinds` in which `pattern` matches: (Text, match) or None."""
     for item in texts(contract):
         if item.kind in kinds:
-            match = search(pattern, item.text)
+            match = pattern.search(item.text)
             if match:
                 return item, match
     return None
@@ -350,10 +336,10 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
 def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     """(Text, match of the first pattern) for each sentence in which every pattern matches."""
     for item in texts(contract):
-        if item.kind not in kinds or not all(may_match(p, item.text) for p in patterns[1:]):
+        if item.kind not in kinds or not all(p.search(item.text) for p in patterns[1:]):
             continue  # a text that lacks what one pattern needs has no sentence with all of them
         for match, sentence in per_sentence(patterns[0], item.text):
-            if all(lowered.search(p, sentence) for p in patterns[1:]):
+            if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
                 break
 

@@ -32,9 +32,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from clusterlint.contracts import lowered
 from clusterlint.contracts.memo import last_document
-from clusterlint.contracts.prefilter import may_match
 from clusterlint.contracts.sentences import sentence_span
 
 VENDOR_WORDS = ("provider", "vendor", "supplier", "seller", "licensor", "lessor", "contractor", "we", "us", "our", "ours",
@@ -120,7 +118,7 @@ def parties(contract, extra: dict | None = None) -> Parties:
         short[side].update(_short_forms(full))
 
     for clause in contract.spec.clauses:
-        for match in _DEFINED_AS.finditer(clause.text) if may_match(_DEFINED_AS, clause.text) else ():
+        for match in _DEFINED_AS.finditer(clause.text):
             role = match.group("role").lower()
             side = "vendor" if role in vendor else "customer" if role in customer else None
             if side is not None:
@@ -269,7 +267,7 @@ def _governed(sentence: str, governing: re.Match, who: Parties) -> Reading:
 
 @lru_cache(maxsize=65536)  # each rule reads every sentence of a large contract, one rule after the other
 def _scan(sentence: str) -> list:
-    return [[], lowered.finditer(_MODAL, sentence)]  # the modals found so far, and the scan that finds more (None at the end)
+    return [[], _MODAL.finditer(sentence)]  # the modals found so far, and the scan that finds more (None at the end)
 
 
 def _modals_through(sentence: str, at: int) -> list:
@@ -292,7 +290,7 @@ def read(text: str, who: Parties) -> Reading:
     trailing subordinate clause ("the Platform is unavailable if users cannot log in") is not its."""
     condition = _CONDITION.match(text)
     start = condition.end() + 1 if condition and text[condition.end() : condition.end() + 1] == "," else 0
-    first = lowered.search(_MODAL, text, start)
+    first = _MODAL.search(text, start)
     if first is not None and (_SUBORDINATE.search(text[start : first.start()]) or _DISCLAIMER.search(text, start, first.end())):
         first = None  # "X is down if users cannot ...", "Provider does not warrant that the Service will ..."
     if first is None and _PROVISO.match(text):
@@ -367,9 +365,9 @@ def is_noun_or_predicate(text: str, offset: int) -> str | None:
     """'a noun' when the words at `offset` are used as a noun ("any attempt to assign"), 'a condition'
     when they are a predicate adjective ("(i) is commercially reasonable"), else None."""
     before = text[max(0, offset - 30) : offset]
-    if lowered.search(_NOUN, before):
+    if _NOUN.search(before):
         return "a noun"
-    if lowered.search(_PREDICATE, before):
+    if _PREDICATE.search(before):
         return "a condition"
     return None
 

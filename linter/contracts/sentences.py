@@ -10,8 +10,6 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-from clusterlint.contracts import lowered
-from clusterlint.contracts.prefilter import may_match
 
 # the end of a sentence: its mark and the spaces after it; the next sentence starts where a match ends.
 # Led by the mark, not a look-behind for it, so `re` passes over the text to the next mark in one
@@ -49,10 +47,8 @@ def spans(text: str):
 
 def per_sentence(pattern: re.Pattern, text: str):
     """(match, sentence) for the first match of `pattern` in each sentence of `text`."""
-    if not may_match(pattern, text):
-        return  # the text lacks a word every match needs: no scan of it
     starts, last = None, -1
-    for match in lowered.finditer(pattern, text):
+    for match in pattern.finditer(text):
         starts = starts or _starts(text)  # only for a text the pattern matches in
         i = bisect_right(starts, match.start()) - 1
         if i != last:
