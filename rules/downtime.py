@@ -36,11 +36,12 @@ _CONNECTIVITY = re.compile(
 )
 # what narrows downtime, the words the learned reading needs in a sentence before it may confirm it (its anchor)
 NARROWING_WORDS = re.compile(
-    r"\b(?:(?:in)?accessib\w*|access\w*|connect\w*|reach\w*|unreachable|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|entire\w*|total\w*|attainab\w*|answer\w*"
+    r"\b(?:(?:in)?accessib\w*|access\w*|connect\w*|(?:un)?reach\w*|(?:un|not\s+)available\s+to\s+(?:the\s+)?(?:customer|you|users?)|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|attainab\w*|answer\w*"
     r"|repl(?:y|ies|ied)|probes?|health\w*|sessions?|consoles?|returns?|icmp|heartbeats?|tunnels?|establish\w*|regardless"
-    r"|complete(?:ly)?|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
+    r"|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
     re.IGNORECASE,
 )
+_NAMED = re.compile(r"[A-Z][a-z]+\s+[A-Z][a-z]")  # a capitalised defined term: "Excluded Minutes"
 _DEGRADED = re.compile(
     r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]*checks?\b|\bhealthy\b|\bthrottl\w*|\bdiag(?:s|nostics?)?\b|\bburn[\s-]?in\b|\bdcgm\b"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
@@ -153,8 +154,8 @@ def narrow_downtime_definition(review, params):
             yield anchored(review, item, match, f"{item.label} {found}" + _NOT_DOWN)
         else:  # no pattern's reading: the learned one may confirm a sentence about downtime with its narrowing words
             for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned, NARROWING_WORDS):
-                if not _DOWNTIME.search(sentence):
-                    continue
+                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()):
+                    continue  # no downtime in the sentence, or the words name a defined term ("Excluded Minutes")
                 yield anchored(review, item, match, f"{item.label} counts downtime only as {words(match)!r}, confirmed by the learned "
                                f"reading ({learned.describe()})" + _NOT_DOWN, learned=learned)
                 break

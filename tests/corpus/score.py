@@ -127,15 +127,17 @@ def main() -> int:
     pooled = {rule: {"tp": 0, "fp": 0, "fn": 0, "labelled": 0} for rule in RULES}
     chosen = args.split or [*REAL, *SYNTHETIC]
     blind = [split for split in chosen if split in SYNTHETIC and split != "tuning"]
+    heading = None
     for split in chosen:
-        if split == chosen[0] or split in (SYNTHETIC[0], next(iter(REAL))):
-            print("== real agreements" if split in REAL else "== synthetic sentences (regression)")
+        if heading != (split in REAL):
+            heading = split in REAL
+            print("== real agreements" if heading else "== synthetic sentences (regression)")
         counts, misses, read = score(split)
         print(f"{split} split: {len(load(split))} labelled clauses in {', '.join(path.name for path in SPLITS[split])}")
         for rule, c in counts.items():
             _print(rule, c)
             ok = ok and meets(c, args.target)
-            if split != "tuning":
+            if split in blind:
                 pooled[rule] = {key: pooled[rule][key] + c[key] for key in pooled[rule]}
         if read["labelled"]:
             n = read["labelled"]
