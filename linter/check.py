@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from clusterlint.engine.review import FileResult, run_rules, typed_documents
 from clusterlint.readers.file_kinds import YAML_SUFFIXES, is_prose
-from clusterlint.engine.findings import RANK
+from clusterlint.model.findings import RANK
 from clusterlint.readers.loader import Problem, display, load_bytes, read_file, read_stream
 from clusterlint.engine.scoring import scorecard
 
@@ -53,7 +53,7 @@ class Report:
         real: dict = {}
         folders: dict = {}  # a folder's real path, worked out once for all the files in it
         for name, what in self.read.items():
-            real.setdefault(_realpath(name, folders), what)
+            real.setdefault(name if name == "-" else _realpath(name, folders), what)  # "-": standard input
         return real
 
     @property
@@ -380,8 +380,8 @@ def _note_inputs(report: Report, settings, path: str) -> None:
              (settings.file, "the configuration"), (values["baseline"], "the baseline")]
     named += [(rule, "a rule file") for rule in values["rules"]]
     for name, what in named:
-        if name and name != "-":
-            report.read.setdefault(name, what)
+        if name:
+            report.read.setdefault(name, "standard input" if name == "-" else what)
 
 
 def _baseline(path: str, cache: dict):

@@ -21,10 +21,9 @@ from typing import NamedTuple
 
 from pydantic import Field, field_validator
 
-from clusterlint.model import units
 from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import per_sentence, spans
-
+from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of
 from clusterlint.rules.common import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
@@ -198,23 +197,6 @@ REMEDY = re.compile(
     re.IGNORECASE,
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
-NUMBER_PREFIX = re.compile(
-    r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?:\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*[.)]?|\([a-z0-9]{1,4}\))\s+"
-    r"|^\s*article\s+[ivxlc]{1,6}[.:]?\s+",
-    re.IGNORECASE,
-)
-_DEFINITION = re.compile(
-    # whitespace between the term and its verb is bounded ({0,3}): unbounded runs on both sides of an
-    # optional item made a line of spaces cost quadratic time
-    # a term holds no verb: "Credits are the exclusive means of redress" is no definition of "means"
-    r"^[\W_]{0,3}[\"“'‘]?[A-Z](?:(?!\b(?i:is|are|be|shall|will|was|were)\s)[\w\s/-]){0,60}?[\"”'’]?[*_]{0,2}\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}"
-    r"(?i:means|shall\s+mean|has\s+the\s+meaning|refers\s+to|is\s+defined\s+as)\b"  # "DOWNTIME MEANS ..." too
-    r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’][*_]{0,2}\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are|shall\s+be)\s+deemed\b"
-    r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
-)
-_RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
-
-
 class Text(NamedTuple):
     """One text of a contract: where it is, what to call it in a message, what kind it is."""
 
@@ -222,15 +204,6 @@ class Text(NamedTuple):
     label: str
     text: str
     kind: str
-
-
-def kind_of(text: str) -> str:
-    body = NUMBER_PREFIX.sub("", text, count=1)
-    if _RECITAL.match(body):
-        return "recital"
-    if _DEFINITION.match(body):
-        return "definition"
-    return "operative"
 
 
 _FIELDS = (
@@ -342,39 +315,3 @@ def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
                 break
-
-
-_HOURLY = re.compile(
-    r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d+(?:\.\d+)?)|(?<![\d.])(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
-    r"\s*(?:per|/|an?|each)\s*(?:GPU|accelerator)[\s-]?(?:hour|hr|h)\b",
-    re.IGNORECASE,
-)
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
-
-
-def hourly_price(contract):
-    """The price of one accelerator-hour and where it was read: `pricing.accelerator_hour`, else the
-    first operative clause that states one ("2.10 USD per GPU-hour", "$2.10/GPU-hr"); None if neither."""
-    if contract.spec.pricing.accelerator_hour is not None:
-        return contract.spec.pricing.accelerator_hour, "pricing.accelerator_hour"
-    found = first(contract, _HOURLY)
-    if found is None:
-        return None
-    item, match = found
-    currency = _SYMBOLS.get(match.group("symbol") or "", (match.group("code") or "").upper())
-    return units.parse(f"{match.group('n1') or match.group('n2')} {currency}", "money"), item.label
-
-
-_AVAILABILITY = re.compile(r"\bavailab\w*\b[^.;]{0,120}?\b(?:at\s+least|of|>=|no\s+less\s+than)\s+(\d+(?:\.\d+)?)\s?%", re.IGNORECASE)
-
-
-def availability(contract):
-    """The committed availability (a fraction) and where it was read: `sla.availability`, else the
-    first operative clause that states one ("availability ... at least 99.5%"); None if neither."""
-    if contract.spec.sla.availability is not None:
-        return contract.spec.sla.availability.value, "sla.availability"
-    found = first(contract, _AVAILABILITY)
-    if found is None:
-        return None
-    item, match = found
-    return float(match.group(1)) / 100, item.label

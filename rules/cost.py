@@ -27,6 +27,12 @@ def _time(est) -> str:
     return out
 
 
+def _owed(bill) -> str:
+    """'90,000 USD = 16 x 2,250 h x 2.50 USD/h': what is owed and its formula (the usage on demand, else the
+    commitment and any hours beyond the term; then the extras)."""
+    return f"{fmt(round(bill.owed))} {bill.currency} = {bill.get('owed').formula}"
+
+
 @check(Estimate)
 def training_time_estimate(review, params):
     est = sizing.estimate(review)
@@ -34,9 +40,12 @@ def training_time_estimate(review, params):
         return
     message = f"estimated {_time(est)}"
     if est.cost is not None:
-        message += f"; cost {fmt(round(est.cost))} {est.price.currency} = {est.cost_formula}"
+        message += f"; cost owed {_owed(est.cost)}"
     else:
-        message += "; no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)"
+        message += "; no price (needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month)"
+    unplaced = [n for n in est.notes if " not stated: " in n]
+    if unplaced:
+        message += "; " + "; ".join(unplaced)
     yield review.hit("Cluster", est.training.throughput.allocation.path, message, evidence=est.evidence)
 
 
@@ -62,13 +71,13 @@ def over_budget(review, params):
     est = sizing.estimate(review)
     if est is None:
         return
-    if est.price is None:
-        raise Skip("no price: needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour")
+    if est.cost is None:
+        raise Skip("no price: needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month")
     if est.budget is None:
-        raise Skip(f"the price is in {est.price.currency} and the budget in {budget.currency}; clusterlint does not convert currencies")
+        raise Skip(f"the price is in {est.cost.currency} and the budget in {budget.currency}; clusterlint does not convert currencies")
     if not est.budget.ok:
         yield review.hit(
             "Workload", ("spec", "budget"),
-            f"estimated cost {fmt(round(est.cost))} {est.price.currency} ({est.cost_formula}) exceeds the budget of {fmt(budget.value)} {budget.currency}",
+            f"estimated cost owed {_owed(est.cost)} exceeds the budget of {fmt(budget.value)} {budget.currency}",
             evidence=est.evidence,
         )

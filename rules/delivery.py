@@ -1,8 +1,8 @@
 """DLV: the delivered nodes against the quote and the contract (clusterlint accept).
 
 Every hit points at the promise (a quote or contract line) and names the evidence (file:line) it
-was measured in. A quoted figure with no evidence is reported as not evidenced (info), never as a
-shortfall."""
+was measured in. A quoted figure or node with no readable evidence is reported as not evidenced
+(a warning that blocks acceptance), never as a shortfall and never as a pass."""
 
 from __future__ import annotations
 
@@ -34,22 +34,8 @@ def _pool(review):
     return 0, pools[0]
 
 
-def _not_evidenced(review, path, what: str, files: str):
-    return review.hit("Cluster", path, f"{what} is not evidenced: no {files} among the evidence files", severity="info")
-
-
-_FORMS = ("SXM", "PCIE", "NVL", "OAM")
-
-
-def same_model(catalog_id: str, reported: str) -> bool:
-    """Whether a reported product name (NVIDIA H100 80GB HBM3, AMD Instinct MI300X) is the catalog model:
-    the model's chip name appears in it, and no other form factor (PCIe, NVL, SXM) is named."""
-    chip, _, form = catalog_id.upper().partition("-")
-    name = reported.upper().replace(" ", "")
-    if chip.replace(" ", "") not in name:
-        return False
-    others = [f for f in _FORMS if f != form and f in name and not (form == "SXM" and f == "OAM")]
-    return not others
+def _not_evidenced(review, path, what: str, files: str, kind: str = "Cluster"):
+    return review.hit(kind, path, f"{what} is not evidenced: no {files} among the evidence files", severity="warning")
 
 
 @check(Ratio)
@@ -61,8 +47,12 @@ def accelerators(review, params):
         yield _not_evidenced(review, base + ("accelerator",), f"{pool.accelerator.count} x {pool.accelerator.model} per node", "nvidia-smi or rocm-smi output")
         return
     if len(nodes) < pool.count:
+        bare = sorted(set(review.evidence.folders) - {n.host for n in nodes})
+        named = f" ({', '.join(bare[:5])}{', ...' if len(bare) > 5 else ''} without)" if bare else ""
         yield review.hit("Cluster", base + ("count",), f"{pool.count - len(nodes)} of {pool.count} quoted nodes in pool {pool.name!r} are not evidenced: "
-                         f"accelerator output for {len(nodes)} node{'s' if len(nodes) != 1 else ''} only", severity="info")
+                         f"accelerator output for {len(nodes)} node{'s' if len(nodes) != 1 else ''} only{named}", severity="warning")
+    from clusterlint.model.part_names import same_model
+
     quoted_memory, source = memory(review, pool)
     for node in nodes:
         if node.gpu_count.value < pool.accelerator.count:
@@ -121,20 +111,33 @@ def nics(review, params):
     for node in nodes:
         ports = [f for f in node.nics if str(f.value["link_layer"]).lower() == layer]
         active = [f for f in ports if str(f.value["state"]).lower() == "active"]
+        others = [f for f in node.nics if f not in ports]
         for port in ports:
             if port not in active:
                 yield review.hit("Cluster", path + ("nics_per_node",), f"node {node.host} adapter {port.value['name']} is {port.value['state']}, not Active",
                                  evidence=(port.cite(),))
         if len(ports) < inter.nics_per_node:
-            cite = tuple(f.cite() for f in ports) or (node.nics[0].cite(),)
+            cite = tuple(f.cite() for f in ports) or tuple(f.cite() for f in others[:inter.nics_per_node])
             yield review.hit("Cluster", path + ("nics_per_node",),
-                             f"node {node.host} has {len(ports)} {inter.fabric} adapter port{'s' if len(ports) != 1 else ''}, quoted {inter.nics_per_node}", evidence=cite)
+                             f"node {node.host} has {len(ports)} {inter.fabric} adapter port{'s' if len(ports) != 1 else ''}, "
+                             f"quoted {inter.nics_per_node}{_other_layers(others)}", evidence=cite)
         if inter.nic_speed is not None:
             for port in active:
                 rate = port.value["rate_gbps"]
                 if rate is not None and rate * 1e9 < inter.nic_speed.value:
                     yield review.hit("Cluster", path + ("nic_speed",), f"node {node.host} adapter {port.value['name']} runs at {rate:g} Gb/s, "
                                      f"quoted {units.human(inter.nic_speed.value, 'rate')}", evidence=(port.cite(),))
+
+
+def _other_layers(ports) -> str:
+    """What the ports of another link layer are: `; it has 8 Ethernet ports, 8 Active at 400 Gb/s`."""
+    if not ports:
+        return ""
+    layers = sorted({str(p.value["link_layer"]) for p in ports})
+    active = [p for p in ports if str(p.value["state"]).lower() == "active"]
+    rates = sorted({p.value["rate_gbps"] for p in active if p.value["rate_gbps"] is not None})
+    at = f" at {' or '.join(f'{r:g}' for r in rates)} Gb/s" if rates else ""
+    return f"; it has {len(ports)} {' and '.join(layers)} link layer port{'s' if len(ports) != 1 else ''}, {len(active)} Active{at}"
 
 
 _COLLECTIVE = re.compile(r"bus|nccl|all.?reduce|all.?gather|collective|inter.?node", re.IGNORECASE)
@@ -168,7 +171,7 @@ def collective(review, params):
     kind, path, expected, origin = commitment
     multi = [run for run in runs if len(run.hosts) > 1 or kind == "Contract"]
     if not multi:
-        yield review.hit(kind, path, f"collective bandwidth ({origin}) is not evidenced: no nccl-tests output across nodes among the evidence files", severity="info")
+        yield _not_evidenced(review, path, f"collective bandwidth ({origin})", "nccl-tests output across nodes", kind)
         return
     for run in multi:
         largest = max(run.rows, key=lambda f: f.value[0])
@@ -192,8 +195,7 @@ def storage(review, params):
         path = ("spec", "storage", j, f"{rw}_bandwidth")
         facts = [f for n in nodes for f in n.fio if f.value["rw"] == rw]
         if not facts:
-            yield review.hit("Cluster", path, f"{rw} bandwidth of {system.name!r} is not evidenced: no fio --output-format=json {rw} job among the evidence files",
-                             severity="info")
+            yield _not_evidenced(review, path, f"{rw} bandwidth of {system.name!r}", f"fio --output-format=json {rw} job")
             continue
         total = sum(f.value["bytes_per_s"] for f in facts) * 8
         if total < quoted.value * params.min_ratio:
@@ -228,27 +230,44 @@ def filesystems(review, params):
     systems = [(j, s) for j, s in enumerate(review.cluster.spec.storage or ()) if s.shared and s.type in FSTYPES]
     if not systems:
         raise Skip("the quote states no shared filesystem")
-    nodes = [n for n in _nodes(review) if any(m.value["fstype"] for m in n.mounts)]
+    nodes = [n for n in _nodes(review) if n.mounts]
     for j, system in systems:
         path = ("spec", "storage", j)
         if not nodes:
-            yield review.hit("Cluster", path + ("type",), f"filesystem {system.name!r} ({system.type}) is not evidenced: no findmnt -J or df -T output", severity="info")
+            yield _not_evidenced(review, path + ("type",), f"filesystem {system.name!r} ({system.type})", "findmnt -J, df -T or df -h output")
             continue
         for node in nodes:
-            mounts = [m for m in node.mounts if m.value["fstype"] in FSTYPES[system.type]]
-            if not mounts:
-                types = sorted({m.value["fstype"] for m in node.mounts if m.value["fstype"]} - PSEUDO)
-                named = "" if FSTYPES[system.type] == (system.type,) else f" (type {' or '.join(FSTYPES[system.type])})"
-                root = next((m for m in node.mounts if m.value["target"] == "/"), node.mounts[0])
-                yield review.hit("Cluster", path + ("type",), f"node {node.host} mounts no {system.type} filesystem{named} for {system.name!r}; "
-                                 f"it mounts {', '.join(types) or 'none'}", evidence=(root.cite(),))
-                continue
-            sized = [m for m in mounts if m.value["size"]]
-            if sized and max(m.value["size"] for m in sized) < system.capacity.value * params.min_ratio:
-                biggest = max(sized, key=lambda m: m.value["size"])
-                yield review.hit("Cluster", path + ("capacity",), f"node {node.host} mounts {biggest.value['target']} ({biggest.value['fstype']}) of "
-                                 f"{units.human(biggest.value['size'], 'size')}, quoted {units.human(system.capacity.value, 'size')} for {system.name!r}",
-                                 evidence=(biggest.cite(),))
+            yield from _mounts(review, params, path, system, node)
+
+
+def _mounts(review, params, path, system, node):
+    """The quoted filesystem on one node: its type (findmnt, df -T) and its size (df, findmnt -o SIZE)
+    joined by mount point; df -h alone shows sizes but no type."""
+    sizes: dict = {}
+    for m in node.mounts:
+        if m.value["size"] and m.value["size"] > sizes.get(m.value["target"], (0, None))[0]:
+            sizes[m.value["target"]] = (m.value["size"], m)
+    if any(m.value["fstype"] for m in node.mounts):
+        mounts = [m for m in node.mounts if m.value["fstype"] in FSTYPES[system.type]]
+        if not mounts:
+            types = sorted({m.value["fstype"] for m in node.mounts if m.value["fstype"]} - PSEUDO)
+            named = "" if FSTYPES[system.type] == (system.type,) else f" (type {' or '.join(FSTYPES[system.type])})"
+            root = next((m for m in node.mounts if m.value["target"] == "/"), node.mounts[0])
+            yield review.hit("Cluster", path + ("type",), f"node {node.host} mounts no {system.type} filesystem{named} for {system.name!r}; "
+                             f"it mounts {', '.join(types) or 'none'}", evidence=(root.cite(),))
+            return
+        candidates = {m.value["target"]: f"{m.value['target']} ({m.value['fstype']})" for m in mounts}
+    else:
+        yield review.hit("Cluster", path + ("type",), f"the type of {system.name!r} ({system.type}) on node {node.host} is not evidenced: "
+                         f"df without -T shows no type (collect findmnt -J or df -T)", severity="warning", evidence=(node.mounts[0].cite(),))
+        candidates = {target: target for target in sizes}
+    sized = [sizes[t] for t in candidates if t in sizes]
+    if sized and max(v for v, _ in sized) < system.capacity.value * params.min_ratio:
+        value, biggest = max(sized, key=lambda item: item[0])
+        largest = "" if len(candidates) == 1 else "its largest mount, "
+        yield review.hit("Cluster", path + ("capacity",), f"node {node.host} mounts {largest}{candidates[biggest.value['target']]} of "
+                         f"{units.human(value, 'size')}, quoted {units.human(system.capacity.value, 'size')} for {system.name!r}",
+                         evidence=(biggest.cite(),))
 
 
 class Pool(Params):

@@ -17,7 +17,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from clusterlint.model import units
 from clusterlint.engine.review import ParamError, Skip, check
-from clusterlint.engine.findings import dotted
+from clusterlint.model.findings import dotted
 from clusterlint.model.paths import MISSING, DocPath, parse, render, walk
 
 from clusterlint.rules.common import Params

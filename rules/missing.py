@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from clusterlint.contracts.memo import last_document
 
-from clusterlint.rules.clauses import NUMBER_PREFIX
+from clusterlint.contracts.kinds import NUMBER_PREFIX
 
 _LEAD = 60  # characters of a clause (after its number) that say what it is about: "Termination. Either party ..."
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.estimate import sizing
+from clusterlint.estimate import sizing, traffic as flows
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
 from clusterlint.model.base import Rate
 
-from clusterlint.rules.common import Params, dense_tflops, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from clusterlint.rules.common import Params, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 def _workload_pool(review):
@@ -55,10 +55,12 @@ def tensor_parallel_over_pcie(review, params):
 
 
 class InterNodeBandwidth(Params):
-    warn_below: Rate = Field(description="Advertised inter-node bandwidth per accelerator below which multi-node training is warned about, for the reference accelerator; scaled by dense TFLOPS.")
-    error_below: Rate = Field(description="Advertised bandwidth per reference accelerator below which it is an error; scaled by dense TFLOPS.")
+    warn_below: Rate = Field(description="Advertised inter-node bandwidth per accelerator of the reference design (one 400 Gbps NIC per H100): the need for the reference accelerator, scaled by dense TFLOPS, and its cap.")
+    error_below: Rate = Field(description="Advertised bandwidth per reference accelerator below which it is an error; the error line is the need x error_below / warn_below.")
     reference_tflops: float = Field(gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
     efficiency: float = Field(gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
+    gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
+    overlap_share: float = Field(gt=0, le=1, description="Share of a step's compute the gradient all-reduce may take: the backward pass, 4 of the 6 FLOPs per parameter per token.")
 
 
 def _multi_node_training(review) -> bool:
@@ -71,39 +73,108 @@ def _multi_node_training(review) -> bool:
     return total_accelerators(cluster) > domain
 
 
+def _crossing(review, pool, job):
+    """(job accelerators, scale-up domain, its source) of a pool; the job is the workload's allocation
+    on its pool, else the whole pool."""
+    domain, source = scale_up_domain(review, pool)
+    return (pool.count * pool.accelerator.count if job is None else job), domain, source
+
+
+def _need(review, params, pool, job, domain, column):
+    """(need in bits/s per accelerator, wording for the message, evidence) for one pool; Skip when
+    its dense TFLOPS are unknown."""
+    peak = flows.training_peak(review.facts(pool), column)
+    tflops, ratio = peak.value.value, peak.value.value / params.reference_tflops
+    warn = params.warn_below.value
+    evidence = [f"dense {fmt(tflops)} {peak.column} TFLOPS: {peak.value.source}"] + ([peak.assumption] if peak.assumption else [])
+    own = _workload_traffic(review, params, pool, job, domain, peak) if review.workload is not None else None
+    if own is not None:
+        need, text, more = own
+        evidence = more + evidence
+    else:
+        need = warn * ratio
+        if review.workload is not None:
+            evidence.append("the workload states no global_batch_size and sequence_length: the reference design's traffic pattern is assumed")
+        assumed = f" (no {column} figure: {peak.column} assumed)" if peak.assumption else ""
+        text = (f"training on {fmt(tflops)} dense {peak.column} TFLOPS{assumed} wants >= {units.human(min(need, warn), 'rate')} "
+                f"({units.human(warn, 'rate')} per {fmt(params.reference_tflops)} reference TFLOPS")
+        evidence.insert(0, f"threshold: {units.human(warn, 'rate')} x {fmt(tflops)} / {fmt(params.reference_tflops)} TFLOPS = {units.human(need, 'rate')}")
+        text += f", capped at the reference design's {units.human(warn, 'rate')})" if need > warn else ")"
+    if need > warn:
+        evidence.append(f"capped at {units.human(warn, 'rate')} per accelerator, the reference design's NIC speed (NET003 params warn_below)")
+    return min(need, warn), text, evidence
+
+
+def _workload_traffic(review, params, pool, job, domain, peak):
+    """The need from the workload's own data-parallel traffic: its gradient all-reduce across scale-up
+    domains within the backward pass of a step (the sizing model's step time); None when the
+    workload states no batch and sequence length (the reference design's pattern is then assumed)."""
+    spec = review.workload.spec
+    if spec.global_batch_size is None or spec.sequence_length is None:
+        return None
+    par = spec.parallelism
+    data = par.data or max(1, job // (par.tensor * par.pipeline))
+    traffic = flows.domain_traffic(spec.model.parameters.value, params.gradient_bytes, par.tensor, par.pipeline, data, domain)
+    mfu, alloc = flows.mfu(review), sizing.allocate(review)
+    params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
+    speed = sizing.Throughput(alloc, peak.column, peak.value, mfu)
+    step = speed.seconds(params_n, tokens)
+    need = traffic.bytes * 8 / (params.overlap_share * step * params.efficiency)
+    text = (f"the job's gradient all-reduce across {traffic.domains} scale-up domains of {domain} "
+            f"({units.human(traffic.bytes, 'size')} per accelerator per step) within {params.overlap_share:.0%} of its "
+            f"{step:.3g} s step wants >= {units.human(min(need, params.warn_below.value), 'rate')}")
+    evidence = [f"traffic: {traffic.formula}",
+                f"need: {units.human(traffic.bytes, 'size')} x 8 / ({params.overlap_share:g} x {step:.3g} s x {params.efficiency:g} efficiency)"
+                f" = {units.human(need, 'rate')}",
+                f"step: {speed.formula(params_n, tokens)}", f"MFU {mfu.value:g}: {mfu.source}",
+                f"accelerators {alloc.accelerators} x {alloc.model}: {alloc.how}"]
+    if par.tensor * par.pipeline > domain:
+        evidence.append("pipeline activations crossing domains are not counted: the workload states no hidden size")
+    return need, text, evidence
+
+
 @check(InterNodeBandwidth)
 def low_inter_node_bandwidth(review, params):
-    if not _multi_node_training(review):
+    if total_nodes(review.cluster) <= 1 or not is_training(review):
+        return
+    chosen, job, column = None, None, "bf16"
+    if review.workload is not None:
+        alloc = sizing.allocate(review)
+        chosen, job, column = _workload_pool(review), alloc.accelerators, sizing.tflops_column(review.workload.spec.precision)
+    crossing = []
+    for item in judged_pools(review, lambda r, p: _crossing(r, p, job), chosen):
+        if isinstance(item, PartSkip):
+            yield item
+        elif item[2][0] > item[2][1]:  # more accelerators than one scale-up domain holds
+            crossing.append(item)
+    if not crossing:
         return
     inter = review.cluster.spec.network.inter_node
     if inter is not None and inter.fabric == "none":
         raise Skip("the cluster has no inter-node fabric (see NET004)")
-    judged = []
-    for pool in review.cluster.spec.node_pools:
+    for _, pool, (job_size, domain, _) in crossing:
         figure = inter_node_per_accelerator(review, pool)
         if figure is None:
             raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
-        judged.append((pool, figure, dense_tflops(review, pool, "bf16")))
-    for pool, (per, how), (tflops, source) in judged:
-        scale = tflops / params.reference_tflops
-        warn, error = params.warn_below.value * scale, params.error_below.value * scale
-        if per >= warn:
+        try:
+            need, text, evidence = _need(review, params, pool, job_size, domain, column)
+        except Skip as exc:
+            yield PartSkip(f"pool {pool.name!r}: {exc}")
+            continue
+        per, how = figure
+        error = need * params.error_below.value / params.warn_below.value
+        if per >= need:
             continue
         severity = "error" if per < error else "warning"
-        limit = (f"training on {fmt(tflops)} dense bf16 TFLOPS wants >= {units.human(warn, 'rate')} "
-                 f"({units.human(params.warn_below.value, 'rate')} per {fmt(params.reference_tflops)} reference TFLOPS)")
         if severity == "error":
-            limit += f", and below {units.human(error, 'rate')} is an error"
+            text += f", and below {units.human(error, 'rate')} is an error"
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
             f"{how} = {units.human(per, 'rate')} per accelerator ({units.human(per * params.efficiency, 'rate')} effective at "
-            f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {limit}",
+            f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {text}",
             severity=severity,
-            evidence=(
-                f"threshold: {units.human(params.warn_below.value, 'rate')} x {fmt(tflops)} / {fmt(params.reference_tflops)} TFLOPS = "
-                f"{units.human(warn, 'rate')}; error below {units.human(params.error_below.value, 'rate')} x the same ratio = {units.human(error, 'rate')}",
-                f"dense {fmt(tflops)} bf16 TFLOPS: {source}",
-            ),
+            evidence=tuple(evidence) + (f"error below {units.human(params.error_below.value, 'rate')} / {units.human(params.warn_below.value, 'rate')} x "
+                                        f"the need = {units.human(error, 'rate')}",),
         )
 
 
@@ -182,40 +253,25 @@ def oversubscribed_fabric(review, params):
 class CommsCompute(Params):
     efficiency: float = Field(gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
     gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
+    overlap: float = Field(ge=0, lt=1, description="Share of the gradient all-reduce hidden under the backward pass; the rest adds to each step (CST001's time).")
+    shared_fabric_share: float = Field(gt=0, le=1, description="Share of the bandwidth a job gets on a fabric shared with other tenants (dedicated: false).")
 
 
 @check(CommsCompute)
 def comms_exceed_compute(review, params):
+    from clusterlint.estimate.network import NetworkParams, comms
+
     spec = review.workload.spec
-    if spec.task == "inference":
-        return
-    if spec.global_batch_size is None or spec.sequence_length is None:
-        raise Skip("the workload states no global_batch_size and sequence_length")
-    if not _multi_node_training(review):
+    if spec.task == "inference" or not _multi_node_training(review):
         return
     speed = sizing.throughput(review)
-    alloc = speed.allocation
-    if alloc.accelerators <= alloc.per_node:
-        return
-    figure = inter_node_per_accelerator(review, review.cluster.spec.node_pools[alloc.pool_index])
-    if figure is None:
-        raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
-    per_bits, _ = figure
-    par = spec.parallelism
-    dp = par.data or max(1, alloc.accelerators // (par.tensor * par.pipeline))
-    if dp <= 1:
-        return
-    params_n = spec.model.parameters.value
-    tokens = spec.global_batch_size * spec.sequence_length
-    compute_s = speed.seconds(params_n, tokens)
-    shard_bytes = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
-    comm_bytes = 2 * (dp - 1) / dp * shard_bytes
-    comm_s = comm_bytes * 8 / (per_bits * params.efficiency)
-    if comm_s > compute_s:
+    step = comms(review, speed, NetworkParams(params.efficiency, params.gradient_bytes, params.overlap, params.shared_fabric_share))
+    if step is not None and step.seconds > step.compute:
+        params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
-            f"each step's gradient all-reduce ({units.human(comm_bytes, 'size')} per accelerator at "
-            f"{units.human(per_bits * params.efficiency, 'rate')} effective) takes {comm_s:.3g} s, longer than the step's compute "
-            f"{compute_s:.3g} s ({speed.formula(params_n, tokens)})",
+            f"each step's gradient all-reduce ({units.human(step.bytes, 'size')} per accelerator at "
+            f"{units.human(step.bandwidth.value, 'rate')} effective) takes {step.seconds:.3g} s, longer than the step's compute "
+            f"{step.compute:.3g} s ({speed.formula(params_n, tokens)})",
             evidence=speed.evidence,
         )

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params, ceil
+from clusterlint.rules.common import Params, ceil, fmt
 
 
 class Spares(Params):
@@ -48,3 +48,38 @@ def no_spare_nodes(review, params):
             f"pool {pool.name!r} has {pool.spares} spare nodes for {pool.count} ({why}); keep >= {need} "
             f"({params.min_share:.0%}) so a failed node does not stop the job until it is repaired",
         )
+
+
+class ReplacementTime(Params):
+    max_hours: float = Field(gt=0, description="Longest node replacement, in hours, a multi-node job without a spare can wait before a warning.")
+    error_hours: float = Field(gt=0, description="Replacement time, in hours, above which it is an error.")
+
+
+@check(ReplacementTime)
+def slow_replacement_without_spares(review, params):
+    from clusterlint.estimate.sizing import allocate
+    from clusterlint.model import units
+    from clusterlint.rules.contract import replacement_time
+
+    found = replacement_time(review.contract)
+    if found is None:
+        raise Skip("the contract states no replacement time (see REL002)")
+    seconds, path, _ = found
+    hours = seconds / 3600
+    if hours <= params.max_hours:
+        return
+    job = allocate(review)
+    pool = review.cluster.spec.node_pools[job.pool_index]
+    if pool.spares is None:
+        raise Skip(f"the quote does not state pool {pool.name!r}'s spare nodes (see SPEC006)")
+    nodes = ceil(job.accelerators / job.per_node)
+    if pool.spares > 0 or nodes < 2:
+        return
+    yield review.hit(
+        "Contract", path,
+        f"node replacement {units.human(seconds, 'duration')} with no spare node in pool {pool.name!r}: one failed node stalls the "
+        f"{nodes}-node job or idles its other {nodes - 1} nodes for {fmt(hours)} h ({fmt((nodes - 1) * hours)} node-hours); "
+        f"ask for replacement within {fmt(params.max_hours)} h or spare nodes",
+        severity="error" if hours > params.error_hours else "warning",
+        evidence=(f"job: {job.text}",),
+    )

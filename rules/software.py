@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from clusterlint.engine.review import Skip, check
 
 from clusterlint.rules.common import Params
@@ -25,4 +27,39 @@ def no_root_access(review, params):
         yield review.hit(
             "Cluster", ("spec", "software", "root_access"),
             "no root access: drivers, NCCL versions and kernel settings wait on the provider's support queue",
+        )
+
+
+@check(Params)
+def no_slurm_head_node(review, params):
+    spec = review.cluster.spec
+    if spec.software.orchestrator not in ("slurm", "slurm-on-kubernetes"):
+        return
+    if spec.service_nodes is None:
+        raise Skip("the quote does not state its service nodes (login, controller): ask")
+    roles = sorted({group.role for group in spec.service_nodes})
+    if {"login", "controller", "head"} & set(roles):
+        return
+    has = f"service nodes with roles {', '.join(roles)}" if roles else "no service nodes (service_nodes: [])"
+    yield review.hit(
+        "Cluster", ("spec", "service_nodes"),
+        f"{spec.software.orchestrator} needs a CPU login and controller node and the quote has {has}: "
+        "users would log in to, and slurmctld would run on, a GPU node",
+    )
+
+
+class Monitoring(Params):
+    required: list[str] = Field(min_length=1, description="Monitoring the customer must see (software.monitoring values).")
+
+
+@check(Monitoring)
+def no_gpu_monitoring(review, params):
+    offered = review.cluster.spec.software.monitoring
+    if offered is None:
+        raise Skip("the quote does not state the monitoring offered to the customer: ask")
+    lacks = [m for m in params.required if m not in offered]
+    if lacks:
+        yield review.hit(
+            "Cluster", ("spec", "software", "monitoring"),
+            f"the monitoring offered lacks {', '.join(lacks)}: you learn of a failing GPU when the job crashes",
         )

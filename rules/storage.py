@@ -98,10 +98,11 @@ def is_filesystem(store) -> bool:
 
 @check(Params)
 def no_shared_filesystem(review, params):
-    storage = review.cluster.spec.storage
-    if storage is None:
+    if total_nodes(review.cluster) <= 1:
+        return  # one node: nothing to share, so nothing to ask
+    if review.cluster.spec.storage is None:
         raise Skip("the quote does not state its storage (see SPEC006)")
-    if total_nodes(review.cluster) > 1 and not [s for _, s in shared_storage(review.cluster) if is_filesystem(s)]:
+    if not [s for _, s in shared_storage(review.cluster) if is_filesystem(s)]:
         yield review.hit(
             "Cluster", ("spec", "storage"),
             f"{total_nodes(review.cluster)} nodes and no shared filesystem: code, data and checkpoints must be copied to every node",

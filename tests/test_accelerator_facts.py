@@ -57,10 +57,10 @@ def test_figures_cite_spec_or_catalog_per_figure():
     facts = catalog.for_accelerator(Accelerator(model="H100-SXM", count=8, dense_tflops={"fp8": 1500}, scale_up_domain=16))
     assert (facts.tflops["fp8"], facts.tflops["bf16"], facts.scale_up_domain, facts.scale_up_spans_nodes) == (1500, 989.4, 16, True)
     assert facts.cite("compute", "fp8") == "spec"
-    assert facts.cite("compute", "bf16") == "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
-    assert facts.cite("compute") == "spec (fp8), catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
+    assert facts.cite("compute", "bf16") == "catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"
+    assert facts.cite("compute") == "spec (fp8), catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"
     assert facts.cite("scale_up_domain") == "spec"
-    assert facts.cite("memory") == "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
+    assert facts.cite("memory") == "catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"
     assert catalog.for_accelerator(Accelerator(model="MI308X", count=8)) is None
 
 

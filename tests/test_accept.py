@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
-from clusterlint.acceptance import evidence as ev
+from clusterlint.acceptance import walker as ev
+from clusterlint.acceptance.base import Evidence
 
 from conftest import ROOT, accept_json, run_cli
 
@@ -51,10 +51,10 @@ def test_acceptance_report_markdown_and_html(monkeypatch):
     monkeypatch.chdir(TWO)
     code, out, _ = run_cli("accept", "quote.yaml", "-c", "contract.yaml", "-e", "evidence", "--format", "markdown")
     assert code == 1
-    assert "**Not accepted: 4 shortfalls against the quote and contract.**" in out
+    assert "**Not accepted: 4 blocking findings \\(4 errors\\)**" in out
     assert "# Acceptance report: `quote.yaml`" in out
     assert ("| DLV001 fewer-accelerators-than-quoted | quote.yaml:13:45: accelerator: \\{model: H100-SXM, count: 8\\} | "
-            "node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; |") in out
+            "\\[error\\] node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; |") in out
     assert "| DLV004 collective-bandwidth-below-commitment | contract.yaml:10:41: - \\{metric: all\\_reduce\\_busbw, value: 360GB/s" in out
     assert "| gpu-b | 6 | 7 | NVIDIA H100 80GB HBM3 | 85.52 GB | 580.159.04 | 16 | 135.1 GB | 7 of 8 | 1 |" in out
     assert "Contract clause: acceptance\\_test: nccl-tests all\\_reduce\\_perf busbw &gt;= 360GB/s across all nodes; dcgmi diag -r 3 passes" in out
@@ -76,21 +76,21 @@ def test_plain_check_neither_runs_nor_loads_accept():
     code = ("import sys; from click.testing import CliRunner; from clusterlint.cli import main; "
             "r = CliRunner().invoke(main, ['check', '--format', 'json', 'specs/dgx-h100-superpod.yaml']); "
             "import json; d = json.loads(r.stdout); "
-            "print(sorted(m for m in ('clusterlint.acceptance.evidence', 'clusterlint.rules.delivery', 'defusedxml') if m in sys.modules), "
+            "print(sorted(m for m in ('clusterlint.acceptance.walker', 'clusterlint.rules.delivery', 'defusedxml') if m in sys.modules), "
             "[f['rule'] for f in d['findings'] + d['skipped'] if f['rule'].startswith('DLV')])")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[] []"
 
 
-def test_a_quoted_figure_without_evidence_is_not_evidenced_never_a_shortfall(tmp_path):
+def test_a_quoted_figure_without_evidence_is_not_evidenced_a_warning_never_a_pass(tmp_path):
     node = tmp_path / "node-1"
     node.mkdir()
     shutil.copy(REAL / "free.txt", node / "free.txt")
     report = accept_json(str(TWO / "quote.yaml"), str(tmp_path))
     dlv = [(f["rule"], f["severity"], f["message"]) for f in report["findings"] if f["rule"].startswith("DLV")]
-    assert ("DLV001", "info", "8 x H100-SXM per node is not evidenced: no nvidia-smi or rocm-smi output among the evidence files") in dlv
-    assert ("DLV003", "info", "8 x infiniband adapters per node is not evidenced: no ibstat, ibstatus or ibv_devinfo output among the evidence files") in dlv
-    assert {sev for _, sev, _ in dlv} == {"info"}
+    assert ("DLV001", "warning", "8 x H100-SXM per node is not evidenced: no nvidia-smi or rocm-smi output among the evidence files") in dlv
+    assert ("DLV003", "warning", "8 x infiniband adapters per node is not evidenced: no ibstat, ibstatus or ibv_devinfo output among the evidence files") in dlv
+    assert {sev for _, sev, _ in dlv} == {"warning"}
 
 
 def test_kind_comes_from_content_not_name(tmp_path):
@@ -133,8 +133,8 @@ def test_missing_evidence_path_is_a_usage_error():
 
 
 def _one(path, host="h"):
-    found = ev.Evidence()
-    ev._read(found, str(path), host)
+    found = Evidence()
+    ev.read_file(found, str(path), host)
     return found
 
 
@@ -323,7 +323,7 @@ def _accept_edited(tmp_path, edits):
             (tmp_path / "ev" / node / name).write_text(text.replace(old, new) if old else text)
     report = accept_json(str(quote), str(tmp_path / "ev"))
     return [(f["rule"], f["line"], f["message"], f["evidence"][0].split(": ", 1)[0].split("/ev/")[1])
-            for f in report["findings"] if f["rule"].startswith("DLV") and f["severity"] != "info"]
+            for f in report["findings"] if f["rule"].startswith("DLV") and "not evidenced" not in f["message"]]
 
 
 def test_dlv001_other_model_and_less_memory(tmp_path):

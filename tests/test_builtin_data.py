@@ -6,12 +6,12 @@ rule files at start-up). A stale module would make the tool run rules that diffe
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from clusterlint._generated import builtin_data
@@ -58,40 +58,28 @@ def test_a_plain_check_parses_no_rule_file_and_reads_no_distribution_metadata(tm
             "calls = []\n"
             "real = yaml.load\n"
             "yaml.load = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
+            "import importlib.metadata as md\n"
+            "scans = []\n"
+            "md.entry_points = lambda *a, **k: scans.append(1) or []\n"
+            "md.distributions = lambda *a, **k: scans.append(1) or []\n"
             "from clusterlint.cli import main\n"
             "try:\n"
             "    main(['check', 'specs/gcp-a3-highgpu-8g.yaml', '--workload', 'specs/llama70b-pretrain.yaml', '--isolated'])\n"
             "except SystemExit:\n"
             "    pass\n"
-            "print('yaml.load calls', len(calls), 'metadata', 'importlib.metadata' in sys.modules, file=sys.stderr)\n")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+            "print('yaml.load calls', len(calls), 'metadata scans', len(scans), file=sys.stderr)\n")
+    env = {**os.environ, "HOME": str(tmp_path / "nowhere"), "XDG_CACHE_HOME": str(tmp_path / "nowhere")}
     env.pop("PYDANTIC_DISABLE_PLUGINS", None)
-    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
-    assert "yaml.load calls 0 metadata True" in first.stderr, first.stderr  # no cache yet: the entry points are read once
-    assert (tmp_path / "clusterlint" / "entry-points.json").is_file()
-    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
-    assert "yaml.load calls 0 metadata False" in again.stderr, again.stderr
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert "yaml.load calls 0 metadata scans 0" in run.stderr, run.stderr  # no plugin configured: no entry point scanned
+    assert not (tmp_path / "nowhere").exists()  # and nothing is written to a cache
 
 
-def test_entry_point_cache_is_used_until_the_import_path_changes(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert registry.plugin_entry_points() == []  # no plugin is installed in the test environment
-    cache = tmp_path / "cache" / "clusterlint" / "entry-points.json"
-    saved = json.loads(cache.read_text())
-    saved["entry_points"] = [["example", "example_rules"]]
-    cache.write_text(json.dumps(saved))
-    assert registry.plugin_entry_points() == [("example", "example_rules")]  # same key: the cache answers
-    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path)])
-    assert registry.plugin_entry_points() == []  # another import path: read again
-    (tmp_path / "new.dist-info").mkdir()  # an installation changes the folder's time
-    saved = json.loads(cache.read_text())
-    saved["entry_points"] = [["example", "example_rules"]]
-    cache.write_text(json.dumps(saved))
-    os.utime(tmp_path, ns=(1, 1))
-    assert registry.plugin_entry_points() == []
+def test_no_plugin_is_scanned_or_imported_unless_configured():
+    assert registry.plugin_rules() == {}
+    assert registry.plugin_entry_points(()) == []
 
 
-def test_an_unwritable_cache_is_not_used(tmp_path, monkeypatch):
-    (tmp_path / "file").write_text("")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a file where the folder would be
-    assert registry.plugin_entry_points() == []
+def test_a_configured_plugin_that_is_not_installed_is_an_error():
+    with pytest.raises(registry.RuleError, match="no installed plugin 'nosuch'"):
+        registry.plugin_entry_points(("nosuch",))

@@ -236,11 +236,15 @@ def test_rel001_bands(nodes, spares, expected):
                                 "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 100 Gbps is an error")),
     # A100: 400 x 312 / 989.4 = 126.1 Gbps, so 200 Gbps per GPU is enough (it warned before)
     ("A100-SXM-80GB", 8, "200Gbps", None),
-    # B200: 400 x 2250 / 989.4 = 909.6 Gbps; error below 100 x 2250 / 989.4 = 227.4 Gbps
-    ("B200", 8, "800Gbps", ("warning", "8 x 800 Gbps / 8 accelerators = 800 Gbps per accelerator (640 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                            "training on 2,250 dense bf16 TFLOPS wants >= 909.6 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
-    ("B200", 2, "800Gbps", ("error", "2 x 800 Gbps / 8 accelerators = 200 Gbps per accelerator (160 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                            "training on 2,250 dense bf16 TFLOPS wants >= 909.6 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 227.4 Gbps is an error")),
+    # B200: 400 x 2250 / 989.4 = 909.6 Gbps, capped at the reference design's 400 Gbps (DGX B200: 8 x 400 Gbps
+    # ConnectX-7): its own reference speed does not warn, a quarter of it does, and below a quarter is an error
+    ("B200", 8, "800Gbps", None),
+    ("B200", 8, "400Gbps", None),
+    ("B200", 2, "400Gbps", ("warning", "2 x 400 Gbps / 8 accelerators = 100 Gbps per accelerator (80 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                            "training on 2,250 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS, capped at the reference design's 400 Gbps)")),
+    ("B200", 2, "396Gbps", ("error", "2 x 396 Gbps / 8 accelerators = 99 Gbps per accelerator (79.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
+                            "training on 2,250 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS, capped at the reference design's 400 Gbps), "
+                            "and below 100 Gbps is an error")),
 ])
 def test_net003_scales_with_dense_tflops(model, nics, speed, expected):
     text = cluster(model=model, inter=f"{{fabric: infiniband, nics_per_node: {nics}, nic_speed: {speed}, rdma: true, oversubscription: 1}}")
@@ -251,10 +255,13 @@ def test_net003_scales_with_dense_tflops(model, nics, speed, expected):
 
 
 def test_net003_evidence_shows_the_formula_and_the_catalog():
-    text = cluster(model="B200", inter="{fabric: infiniband, nics_per_node: 8, nic_speed: 800Gbps, rdma: true, oversubscription: 1}")
+    text = cluster(model="B200", inter="{fabric: infiniband, nics_per_node: 2, nic_speed: 400Gbps, rdma: true, oversubscription: 1}")
     evidence = [f for f in review(text).findings if f.rule == "NET003"][0].evidence
-    assert evidence[0] == "threshold: 400 Gbps x 2,250 / 989.4 TFLOPS = 909.6 Gbps; error below 100 Gbps x the same ratio = 227.4 Gbps"
+    assert evidence[0] == "threshold: 400 Gbps x 2,250 / 989.4 TFLOPS = 909.6 Gbps"
     assert evidence[1].startswith("dense 2,250 bf16 TFLOPS: catalog B200, http")
+    assert evidence[2:] == ("the workload states no global_batch_size and sequence_length: the reference design's traffic pattern is assumed",
+                            "capped at 400 Gbps per accelerator, the reference design's NIC speed (NET003 params warn_below)",
+                            "error below 100 Gbps / 400 Gbps x the need = 100 Gbps")
 
 
 SLOW = "{fabric: ethernet, nics_per_node: 1, nic_speed: 100Gbps, rdma: false, oversubscription: 4, dedicated: false}"

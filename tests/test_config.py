@@ -176,7 +176,8 @@ def test_pyproject_errors_name_the_line(repo):
 
 def test_param_flag_value_that_is_not_yaml_is_a_usage_error(repo):
     code, _, err = run_cli("check", "quotes/q.yaml", "--param", "STO002.min_ratio=[")
-    assert (code, err) == (2, "clusterlint: error: --param STO002.min_ratio=[: VALUE is not YAML (expected the node content, but found '<stream end>')\n")
+    assert (code, err) == (2, "clusterlint: error: --param STO002.min_ratio=[: VALUE is not plain YAML data "
+                           "(VALUE:1:2: invalid YAML: while parsing a flow node: did not find expected node content)\n")
 
 
 def test_cli_selector_errors_name_the_flag(repo):

@@ -57,3 +57,62 @@ def test_broken_rule_file_names_file_and_field(field, value, message):
     with pytest.raises(RuleError) as info:
         parse_rule(data, "rules/x.yaml")
     assert str(info.value).startswith(message)
+
+
+# ---------------------------------------------------------------- the README and the docs site
+
+
+def _generate_docs():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate_docs", ROOT / "tools" / "generate_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rule_pages_are_fresh():
+    assert _generate_docs().stale() == [], "run: python tools/generate_docs.py"
+
+
+def test_rule_pages_cover_every_rule_and_link_from_the_index():
+    pages = _generate_docs().pages()
+    index = pages[ROOT / "docs" / "rules" / "index.md"]
+    for rule_id in builtin_rules():
+        assert pages[ROOT / "docs" / "rules" / f"{rule_id}.md"].startswith(f"# {rule_id} ")
+        assert f"]({rule_id}.md)" in index
+
+
+def test_readme_fits_on_a_page_and_links_to_pages_that_exist():
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    links = re.findall(r"\]\((docs/[^)#]+)", readme)
+    assert links and all((ROOT / link).is_file() for link in links), links
+
+
+def _quickstart() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Quickstart", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_quickstart_is_two_commands_and_ci_runs_its_test_command():
+    install, tests = _quickstart()
+    assert install.startswith("python3 -m venv .venv && ") and " clusterlint check specs/" in install
+    assert tests.startswith("python3 -m venv .venv && ") and tests.endswith("pip install '.[test]' && python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "grep -m1 -x \"python3 -m venv .venv && . .venv/bin/activate && pip install '.\\[test\\]' && python -m pytest\" README.md" in ci
+
+
+def test_docs_site_builds_strictly(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(tmp_path / "site")],
+                          cwd=ROOT, capture_output=True, text=True, env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "site" / "rules" / "NET003" / "index.html").is_file()
+    spec_page = (tmp_path / "site" / "spec-format" / "index.html").read_text(encoding="utf-8")
+    assert "forge-h100-64-nodes" in spec_page  # the full examples are included from specs/

@@ -40,17 +40,28 @@ def test_quote_estimate_shows_each_figure_with_its_inputs():
     [est] = _json("estimate", str(SPECS / "forge-h100-quote.yaml"), "--workload", WORKLOAD)
     lines = est["lines"]
     seconds = 6 * 70e9 * 2e12 / (512 * H100_BF16 * 0.45)
+    # data parallel 512 / (8 x 4) = 16; each step all-reduces 2 x 15/16 x 70B x 2 bytes / 32 at 8 x 400 Gbps / 8 x 0.8,
+    # half of it hidden under the backward pass, against the step's 6 x 70B x 1024 x 4096 FLOPs
+    step = 6 * 70e9 * 1024 * 4096 / (512 * H100_BF16 * 0.45)
+    network = 2 * 15 / 16 * 70e9 * 2 / 32 * 8 / (400e9 * 0.8) * 0.5 / step
     share = 70e9 * 14 / (200e9) / 7200  # 980 GB checkpoint at 200 GB/s, every 2 h
-    effective = seconds * (1 + share) / 0.995
+    effective = seconds * (1 + network + share) / 0.995
     assert math.isclose(lines["time"]["value"], seconds, rel_tol=1e-12)
+    assert math.isclose(lines["network"]["value"], network, rel_tol=1e-12)
     assert math.isclose(lines["checkpoints"]["value"], share, rel_tol=1e-12)
     assert math.isclose(lines["effective_time"]["value"], effective, rel_tol=1e-12)
-    assert math.isclose(lines["cost"]["value"], 512 * effective / 3600 * 2.10, rel_tol=1e-12)
-    assert lines["cost"]["how"] == f"512 x {effective / 3600:,.1f} h x 2.10 USD"
+    assert math.isclose(lines["usage"]["value"], 512 * effective / 3600 * 2.10, rel_tol=1e-12)
+    # the 6-month term is reserved and owed in full: 512 x 6 x 730.5 h x 2.10 USD; egress 0.05 USD per GB of
+    # the 8 TB dataset and 5 x 980 GB checkpoints
+    commitment = 512 * 6 * 730.5 * 2.10
+    assert math.isclose(lines["commitment"]["value"], commitment, rel_tol=1e-12)
+    assert math.isclose(lines["cost"]["value"], commitment + 12_900 * 0.05, rel_tol=1e-12)
+    assert lines["cost"]["how"] == "512 reserved x 4,383 h term x 2.10 USD/h + 12,900 GB x 0.05 USD/GB"
+    assert lines["price"]["text"] == "2.10 USD per accelerator-hour"
     assert lines["deadline"]["value"] is True and lines["budget"]["value"] is True
     assert lines["time"]["sources"] == [
         "accelerators 512 x H100-SXM: the whole pool, 64 nodes x 8: no placement or data parallelism stated; pool: the only node pool",
-        "dense bf16 989.4 TFLOPS: catalog H100-SXM, https://glennklockwood.com/garden/processors/h100",
+        "dense bf16 989.4 TFLOPS: catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/",
         "MFU 0.45: workload assumed_mfu",
     ]
     assert lines["availability"]["sources"] == ["contract sla.availability"]
@@ -58,9 +69,13 @@ def test_quote_estimate_shows_each_figure_with_its_inputs():
 
 def test_quote_estimate_reads_a_prose_contract_and_says_what_is_unknown():
     [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD)
-    assert "cost" not in est["lines"] and "cost unknown: no contract states a price per accelerator-hour" in est["notes"]
+    assert "cost" not in est["lines"] and "cost unknown: no contract states a price" in est["notes"]
     [est] = _json("estimate", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD, "--contract", str(SPECS / "forge-compute-msa.txt"))
-    assert est["lines"]["price"]["how"] == "contract clause 4.1" and est["lines"]["availability"]["sources"] == ["contract clause 3.1"]
+    # the clause and its words, never the figure alone
+    assert est["lines"]["price"]["sources"] == ["contract clause 4.1: '4.1 The price is 2.10 USD per GPU-hour and includes storage, networking and 24x7 support.'"]
+    assert est["lines"]["availability"]["sources"][0].startswith("contract clause 3.1: '3.1 Availability is measured monthly")
+    # the prose states no term: on demand, only the usage is owed
+    assert est["lines"]["compute"]["how"] == "usage (on demand: only what is used is owed)"
 
 
 def test_compare_ranks_by_fit_then_cost():
@@ -72,7 +87,9 @@ def test_compare_ranks_by_fit_then_cost():
     assert "cost" not in gcp["estimate"] and "cost" in aws["estimate"]["cost"]["label"]
     assert forge["inter_node_per_accelerator_bps"] == 8 * 400e9 / 8 and gcp["inter_node_per_accelerator_bps"] == 4 * 200e9 / 8
     assert math.isclose(forge["storage_headroom"], 1e15 / (8e12 + 5 * 70e9 * 14))
-    assert set(forge["best"]) >= {"score", "time", "cost", "errors"} and "per_accelerator" in aws["best"]
+    # forge's 6-month reservation is owed in full (4.7M USD) while AWS bills on demand (2.6M USD): AWS is
+    # cheaper, forge still ranks first because only it meets the 60-day deadline
+    assert set(forge["best"]) >= {"score", "time", "errors"} and {"per_accelerator", "cost"} <= set(aws["best"])
     assert aws["contract_flags"] == ["CON003", "CON004", "CON006", "CON007"] and gcp["contract_flags"] == ["no contract"]
 
 
@@ -81,7 +98,7 @@ def test_ranking_changes_when_a_price_changes(tmp_path):
     pricey.write_text((SPECS / "forge-h100-quote.yaml").read_text(encoding="utf-8").replace("accelerator_hour: 2.10 USD", "accelerator_hour: 30 USD"),
                       encoding="utf-8")
     quotes = _json("compare", QUOTES[0], QUOTES[1], str(pricey), "--workload", WORKLOAD)["quotes"]
-    # 512 x 1,029 h x 30 USD = 15.8M USD > the 12M budget: forge now misses one, and AWS is cheaper
+    # the 6-month reservation, 512 x 4,383 h x 30 USD = 67.3M USD > the 12M budget: forge now misses one, and AWS is cheaper
     assert quotes[0]["name"] == "aws-p5-32-nodes" and quotes[1]["estimate"]["budget"]["value"] is False
     assert [q["name"] for q in _json("compare", *QUOTES, "--workload", WORKLOAD, "--rank-by", "score")["quotes"]] == [
         "forge-h100-64-nodes", "gcp-a3-high-32-vms", "aws-p5-32-nodes"]
@@ -91,7 +108,11 @@ def test_ranking_changes_when_a_price_changes(tmp_path):
 def test_compare_text_marks_the_best_and_recommends():
     code, out, _ = run_cli("compare", *QUOTES, "--workload", WORKLOAD)
     assert code == 0
-    assert "Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml)." in out
+    assert ("Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml): it meets the deadline (43.46 days) and the budget "
+            "(4,713,247 USD owed) with no error findings; aws-p5-32-nodes would need an effective time within 60 days (it has "
+            "86.31 days) and its error findings fixed (CON003, CST002).") in out
+    # every figure printed has its formula, the storage headroom too: 1 PB / (8 TB + 5 x 980 GB) = 77.52
+    assert "  storage headroom: 77.52x = (1 PB weka capacity) / (8 TB dataset + 5 x 980 GB checkpoints)" in out
     assert re.search(r"^1\s+forge-h100-64-nodes\s+100 A \*", out, re.MULTILINE)
     md = run_cli("compare", *QUOTES, "--workload", WORKLOAD, "--format", "markdown")[1]
     assert md.count("\n| ") == 4 and "**best**" in md

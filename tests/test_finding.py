@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from clusterlint.engine.findings import ORDER, Finding
+from clusterlint.model.findings import ORDER, Finding
 
 _findings = st.builds(
     Finding, file=st.sampled_from(["a.yaml", "b.yaml"]), line=st.integers(1, 3), column=st.integers(1, 2),

@@ -40,6 +40,7 @@ VALUES = st.sampled_from([
     "0GB", "0Gbps", "0h", "0 USD", "400Gbps", "50GB/s", "80GiB", "2T", "70B", "1e400GB", "12 USD/h", "99.9%", "2024-02-30",
     "!!int '0xZZ'", "!!binary aGk=", "!!python/object:os.system x", "&a [*a]", "*nope", "\"\\x\"", "|", ">", "- x", "a: b: c",
     "\ufeff", "\t", "\x00", "\x1b[31m", "é", "🙂", "\"" + "9" * 400 + "\"",
+    "!!timestamp x", "!!bool maybe", "!!null x", "!!float x", "1.7e308EiB", "1.79e308Tbps", "1e300 USD", "9" * 5000,
 ])
 JUNK = st.one_of(VALUES, st.text(max_size=40), st.sampled_from(["---", "...", "%YAML 1.1", "# clusterlint: ignore", "# clusterlint: ignore[NET003] why",
                                                                   "  - ", "{", "]", "\"", "'", "&x", "<<: *x"]))
@@ -101,7 +102,8 @@ def baselines() -> st.SearchStrategy:
     entry = st.fixed_dictionaries({"rule": st.sampled_from(["NET003", "CON003", 1]), "file": st.sampled_from(["quote.yaml", None]),
                                    "fingerprint": st.text(max_size=8)})
     document = st.fixed_dictionaries({"clusterlint_baseline": st.sampled_from([1, True, 2, "1"]), "findings": st.lists(entry, max_size=3)})
-    return st.one_of(document.map(json.dumps), st.sampled_from(["", "[]", "{", "[" * 5000, "null", '{"clusterlint_baseline": 1}']))
+    return st.one_of(document.map(json.dumps), st.sampled_from(["", "[]", "{", "[" * 5000, "null", '{"clusterlint_baseline": 1}',
+                                                                   '{"clusterlint_baseline": 1, "findings": [], "n": ' + "9" * 5000 + "}"]))
 
 
 def rule_files() -> st.SearchStrategy:
@@ -122,7 +124,8 @@ ARGS = st.lists(st.sampled_from([
     ["--fail-on", "info"], ["--fail-on", "never"], ["--min-score", "50"], ["--min-score", "nan"], ["--min-score", "-1"],
     ["--workload", "work.yaml"], ["--contract", "contract.txt"], ["--contract", "contract.md"], ["--baseline", "baseline.json"],
     ["--rules", "rules"], ["--select", "NET"], ["--ignore", "SPEC001"], ["--isolated"], ["--skip-non-specs"], ["--show-suppressed"],
-    ["--param", "STO002.min_ratio=2"], ["--param", "NET003=x"], ["-o", "quote.yaml"], ["--write-baseline", "work.yaml"],
+    ["--param", "STO002.min_ratio=2"], ["--param", "NET003=x"], ["--param", "NET003.efficiency=!!float x"],
+    ["--param", "STO002.min_ratio=!!bool maybe"], ["-o", "quote.yaml"], ["--write-baseline", "work.yaml"],
     ["--severity", "NET003=info"], ["."],
 ]), max_size=4).map(lambda parts: [a for part in parts for a in part])
 
@@ -177,3 +180,68 @@ def test_the_cli_holds_its_contract_on_generated_inputs(spec, workload, contract
 @given(spec=specs(), fmt=st.sampled_from(["json", "text"]))
 def test_a_mutated_spec_alone_gives_findings_with_positions(spec, fmt):
     _holds_the_contract({"quote.yaml": spec}, ["check", "quote.yaml", "--format", fmt])
+
+
+FRAME_JUNK = st.one_of(
+    st.binary(max_size=64),
+    st.builds(lambda n, tail: b"Content-Length: %s\r\n\r\n" % n + tail,
+              st.one_of(st.integers(0, 10**30).map(lambda n: str(n).encode()), st.sampled_from([b"", b"-1", b"abc", b"1e3", b" 5 ", b"\xff"])),
+              st.binary(max_size=32)),
+    st.sampled_from([b"\r\n\r\n", b"Content-Length:", b"Content-Type: x\r\n", b"Content-Length: 5", b"\n\n", b"{}"]),
+)
+
+
+def _frame(msg_id: int) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": "textDocument/hover",  # a never-opened URI: answered null
+                       "params": {"textDocument": {"uri": "file:///nowhere.yaml"}, "position": {"line": 0, "character": 0}}}).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _frames_read(data: bytes) -> tuple[list, list]:
+    import io
+
+    from clusterlint.server.framing import MAX_BODY, Frames
+
+    answers: list = []
+    frames = Frames(io.BufferedReader(io.BytesIO(data), buffer_size=7), answers.append)
+    bodies = []
+    while True:
+        header = frames.readline()
+        if not header:
+            return bodies, answers
+        assert frames.readline() == b"\r\n"
+        body = frames.read(int(header.split(b":")[1]))
+        assert 0 < len(body) <= MAX_BODY
+        bodies.append(body)
+
+
+@settings(PROFILE, max_examples=300)
+@given(junk=st.lists(FRAME_JUNK, max_size=4))
+def test_the_servers_framing_recovers_from_any_junk(junk):
+    """Whatever comes before them, the last of three well-formed frames reaches pygls whole (junk
+    can cost the first, and the second when the first's header is eaten), and what was answered
+    was said in words."""
+    bodies, answers = _frames_read(b"".join(junk) + _frame(1) + _frame(2) + _frame(3))
+    assert bodies[-1] == _frame(3).split(b"\r\n\r\n", 1)[1]
+    assert all(isinstance(a, str) and a for a in answers)
+
+
+@settings(PROFILE, max_examples=100)
+@given(ids=st.lists(st.integers(0, 10**6), min_size=1, max_size=5))
+def test_the_servers_framing_passes_well_formed_frames_unchanged(ids):
+    bodies, answers = _frames_read(b"".join(_frame(i) for i in ids))
+    assert bodies == [_frame(i).split(b"\r\n\r\n", 1)[1] for i in ids] and answers == []
+
+
+@settings(PROFILE, max_examples=3)
+@given(junk=st.lists(FRAME_JUNK, min_size=1, max_size=3))
+def test_the_server_answers_after_generated_junk_frames(junk):
+    """The real server process: junk frames, then a request, which is answered."""
+    import subprocess
+    import sys
+
+    init = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"processId": None, "capabilities": {}}}).encode()
+    data = b"Content-Length: %d\r\n\r\n" % len(init) + init + b"".join(junk) + _frame(1) + _frame(2)
+    done = subprocess.run([sys.executable, "-m", "clusterlint", "server"], input=data, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert b'{"id": 2, "jsonrpc": "2.0", "result": null}' in done.stdout

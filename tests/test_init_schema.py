@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import check_json, run_cli
 
 
@@ -41,7 +43,7 @@ def test_append_adds_a_second_document_with_its_own_modeline(tmp_path):
     code, out, _ = run_cli("init", "--kind", "Workload", "--append", str(quote))
     assert code == 0 and f"added to {quote} (a Workload)" in out
     lines = quote.read_text(encoding="utf-8").splitlines()
-    second = lines.index("---")
+    second = [i for i, line in enumerate(lines) if line == "---"][1]  # the first starts the quote's document, after its comments
     assert lines[0] == "# yaml-language-server: $schema=schemas/cluster.schema.json"
     assert lines[second + 1] == "# yaml-language-server: $schema=schemas/workload.schema.json"
     report = check_json(str(quote))
@@ -55,11 +57,50 @@ def test_append_needs_an_existing_file(tmp_path):
     assert err == f"clusterlint: error: {tmp_path / 'none.yaml'}: --append needs an existing file\n"
 
 
-def test_init_into_a_missing_folder_is_a_clear_error(tmp_path):
-    code, _, err = run_cli("init", str(tmp_path / "missing" / "q.yaml"))
+def test_init_creates_missing_folders_and_names_the_file_it_wrote(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("init", "quotes/2027/x.yaml")
+    assert code == 0 and out == "wrote quotes/2027/x.yaml (a Cluster); lint it with: clusterlint check quotes/2027/x.yaml\n"
+    lines = (tmp_path / "quotes" / "2027" / "x.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "# yaml-language-server: $schema=../../schemas/cluster.schema.json"
+    assert "#   clusterlint check quotes/2027/x.yaml" in lines
+    assert not [line for line in lines if "cluster.yaml" in line.split("--workload")[0]]  # not the default name
+    code, _, _ = run_cli("init", "--kind", "Workload", "runs/w.yaml")
+    assert code == 0
+    assert "#   clusterlint check cluster.yaml --workload \\\n#     runs/w.yaml\n" in (tmp_path / "runs" / "w.yaml").read_text(encoding="utf-8")
+
+
+def test_init_under_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "f").write_text("", encoding="utf-8")
+    code, _, err = run_cli("init", str(tmp_path / "f" / "q.yaml"))
     assert code == 2
-    assert err == f"clusterlint: error: {tmp_path / 'missing'}: no such folder; create it first (clusterlint init does not create folders)\n"
-    assert not (tmp_path / "missing").exists()
+    assert err.startswith(f"clusterlint: error: {tmp_path / 'f'}: cannot create the folder (")
+
+
+@pytest.mark.parametrize("kind", ["Cluster", "Contract", "Workload"])
+def test_starters_pass_yamllint_default_rules(tmp_path, monkeypatch, kind):
+    from yamllint import linter
+    from yamllint.config import YamlLintConfig
+
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "quotes" / "2027" / f"{kind.lower()}-northwind-q1.yaml"
+    assert run_cli("init", "--kind", kind, str(target.relative_to(tmp_path)))[0] == 0
+    problems = list(linter.run(target.read_text(encoding="utf-8"), YamlLintConfig("extends: default")))
+    assert [(p.line, p.rule, p.level) for p in problems] == []
+
+
+def test_appended_document_passes_yamllint_with_one_document_start(tmp_path, monkeypatch):
+    from yamllint import linter
+    from yamllint.config import YamlLintConfig
+
+    monkeypatch.chdir(tmp_path)
+    quote = tmp_path / "quote.yaml"
+    assert run_cli("init", "quote.yaml")[0] == 0
+    assert run_cli("init", "--kind", "Workload", "--append", "quote.yaml")[0] == 0
+    text = quote.read_text(encoding="utf-8")
+    assert text.count("\n---\n") == 2
+    assert list(linter.run(text, YamlLintConfig("extends: default"))) == []
 
 
 def test_schema_write_onto_a_file_is_a_clear_error(tmp_path):

@@ -43,6 +43,18 @@ MESSAGES = {
     "DLV007": "node node-1 mounts no lustre filesystem for 'parallel-fs'; it mounts ext4",
     "DLV008": "node node-2 has 67.57 GB of host memory, the pool's largest has 135.1 GB",
     "DLV009": "evidence tests/fixtures/DLV009/bad-evidence/node-1/ibstat.txt was not read: empty file (the command printed nothing)",
+    "DLV010": ["node node-1 evidence disagrees on its accelerator count: 1 in tests/fixtures/DLV010/bad-evidence/node-1/nvidia-smi-q.txt, "
+               "8 in tests/fixtures/DLV010/bad-evidence/node-1/other-day.txt",
+               "node node-1 evidence disagrees on its driver version: 580.159.04 in tests/fixtures/DLV010/bad-evidence/node-1/nvidia-smi-q.txt, "
+               "510.73.08 in tests/fixtures/DLV010/bad-evidence/node-1/other-day.txt"],
+    "DLV011": "node node-1 GPU 00000000:10:1C.0 has a row remap pending: it needs a GPU reset before its memory is whole",
+    "DLV012": "node node-1 GPU 00000000:00:06.0 PCIe link runs at x8, the part's is x16",
+    "DLV013": "node node-1 GPU 00000000:00:06.0 power limit is 450 W, the part's maximum is 700 W",
+    "DLV014": "node node-1 bridge a device above the excerpt has PCIe ACS on (SrcValid+, ReqRedir+, CmpltRedir+, UpstreamFwd+): "
+              "peer-to-peer GPU-NIC traffic goes through the root complex",
+    "DLV015": "node node-1 runs driver 510.73.08, a branch the ClusterMAX minimum-version table does not list (535, 570, 580, 590, 595): unsupported",
+    "DLV016": "node node-1 runs Slurm without a HealthCheckProgram: a failing node keeps taking jobs",
+    "DLV017": "GPU operator pod gpu-operator-node-feature-discovery-worker-x7jj5 is CrashLoopBackOff (0/1 ready)",
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',
@@ -83,6 +95,18 @@ MESSAGES = {
     ],
     "UNI001": 'nic_speed 400GB/s = 3.2 Tbps per port, faster than any NIC (800 Gbps): NICs are sold in bits, did the quote mean 400Gbps?',
     "UNI002": 'intra-node bandwidth 900GB/s counts both directions: 450 GB/s each way, the figure a collective sees',
+    'LCK005': "taking the workload's data out at the end costs 12,000 USD = 24 TB (20 TB dataset + 4 x 1 TB checkpoints) x 0.50 USD/GB: above 1,000 USD; ask for free export at exit",
+    'NET008': "the infiniband fabric is shared with other tenants and the quote states no tenant isolation (tenant_isolation: []): other tenants' nodes can reach yours over the fabric",
+    'REL004': "availability 90% allows 73.05 h of downtime a month (10% of 730.5 h), 115.2 h over the workload's 1,151.5 h run; ask for at least 99%",
+    'REL005': "node replacement 14 days with no spare node in pool 'gpu': one failed node stalls the 64-node job or idles its other 63 nodes for 336 h (21,168 node-hours); ask for replacement within 72 h or spare nodes",
+    'REL006': "support 'business hours' states no severity-1 response time: ask for a first response within 1 hour",
+    'REL007': 'planned maintenance is announced 12 hours ahead, under 7 days: too short to checkpoint and reschedule a multi-day run',
+    'REL008': "acceptance test 'nodes power on and are reachable over SSH' names no multi-node nccl-tests bandwidth figure, no dcgm diagnostic level and no burn-in length: a cluster that boots but cannot train passes it",
+    'REL009': 'the vendor does not drain a node that fails them: a failing node keeps taking jobs and crashing them',
+    'SEC001': 'neither the contract nor the quote names a security attestation (SOC 2 Type II, ISO 27001): nobody outside has audited how your data and fabric are guarded',
+    'STO007': "checkpoints on 'shared' have durability single-copy, no snapshots and no backup: one failed server can take the run's checkpoints, and the weeks of training behind them, with it",
+    'SW003': 'slurm needs a CPU login and controller node and the quote has service nodes with roles storage: users would log in to, and slurmctld would run on, a GPU node',
+    'SW004': 'the monitoring offered lacks dcgm-exporter, xid-alerts: you learn of a failing GPU when the job crashes',
     "UNI003": 'intra-node bandwidth 7200GB/s is the node aggregate (8 x 900 GB/s), not the per-accelerator figure clusterlint expects',
 }
 

@@ -9,6 +9,8 @@ import pytest
 from cases import WORKLOAD_HEAD, H100, cluster, findings, skips
 from conftest import check_json, run_cli
 
+from clusterlint.model import catalog
+
 # the workload is a file of its own: its parallelism.tensor value is always at line 10, column 25
 WORKLOAD = WORKLOAD_HEAD + """  task: {task}
   model: {{parameters: 8B}}
@@ -19,7 +21,7 @@ WORKLOAD = WORKLOAD_HEAD + """  task: {task}
   assumed_mfu: 0.75
 {placement}"""
 FAST = "{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps, rdma: true, oversubscription: 1}"
-CATALOG_H100 = "catalog H100-SXM, https://glennklockwood.com/garden/processors/h100"
+CATALOG_H100 = "catalog H100-SXM, https://www.nvidia.com/en-us/data-center/h100/"
 WHOLE_POOL = "the whole pool, 2 nodes x 8: no placement or data parallelism stated; pool: the only node pool"
 
 
@@ -100,7 +102,7 @@ def test_net002_reads_the_catalog_fabric_of_the_workloads_pool(tmp_path):
     pool2 = "    - {name: pcie, count: 2, spares: 0, accelerator: {model: L40S, count: 8}}\n"
     report = _report(tmp_path, pool2=pool2, placement="  placement: {pool: pcie}\n", parallelism="{tensor: 2, pipeline: 1}")
     assert _on_workload(report, "NET002") == [("warning", 3, 18, TENSOR, _net002(2, "pcie"),
-                                               ["intra-node fabric pcie: catalog L40S, https://www.itcreations.com/nvidia-gpu/nvidia-l40s-gpu-accelerator"])]
+                                               ["intra-node fabric pcie: catalog L40S, https://www.nvidia.com/en-us/data-center/l40s/"])]
 
 
 # ---------------------------------------------------------------- NET003
@@ -109,44 +111,188 @@ def _inter(nics, speed, extra=""):
     return f"{{fabric: infiniband, nics_per_node: {nics}, nic_speed: {speed}, rdma: true, oversubscription: 1{extra}}}"
 
 
-# H100: 989.4 dense bf16 TFLOPS, the reference: warning below 400 Gbps per accelerator, error below 100 Gbps
+def _src(model):
+    """The catalog's citation of a part's dense TFLOPS, as the evidence writes it."""
+    return f"catalog {model}, {catalog.lookup(model).sources['compute']}"
+
+
+def _net003(nics, speed, per, eff, tail, pool="gpu", per_node=8):
+    return (f"{nics} x {speed} / {per_node} accelerators = {per} per accelerator ({eff} effective at 80% of advertised) "
+            f"in pool {pool!r}; {tail}")
+
+
+def _scaled(tflops, need, column="bf16", capped=False, error=None, assumed=""):
+    cap = ", capped at the reference design's 400 Gbps" if capped else ""
+    tail = f"training on {tflops} dense {column} TFLOPS{assumed} wants >= {need} (400 Gbps per 989.4 reference TFLOPS{cap})"
+    return tail + (f", and below {error} is an error" if error else "")
+
+
+CAP = "capped at 400 Gbps per accelerator, the reference design's NIC speed (NET003 params warn_below)"
+NO_BATCH = "the workload states no global_batch_size and sequence_length: the reference design's traffic pattern is assumed"
+
+
+def _error(at):
+    return f"error below 100 Gbps / 400 Gbps x the need = {at}"
+
+
+# H100: 989.4 dense bf16 TFLOPS, the reference: warning below 400 Gbps per accelerator, error below a quarter, 100 Gbps
 @pytest.mark.parametrize("nics, speed, expected", [
-    (8, "400Gbps", None),  # exactly the threshold
-    (8, "399Gbps", ("warning", "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (319.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                               "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
-    (2, "400Gbps", ("warning", "2 x 400 Gbps / 8 accelerators = 100 Gbps per accelerator (80 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                               "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)")),  # exactly 100: a warning
-    (8, "99Gbps", ("error", "8 x 99 Gbps / 8 accelerators = 99 Gbps per accelerator (79.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                            "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 100 Gbps is an error")),
+    (8, "400Gbps", None),  # exactly the need
+    (8, "399Gbps", ("warning", _net003(8, "399 Gbps", "399 Gbps", "319.2 Gbps", _scaled("989.4", "400 Gbps")))),
+    (2, "400Gbps", ("warning", _net003(2, "400 Gbps", "100 Gbps", "80 Gbps", _scaled("989.4", "400 Gbps")))),  # a quarter: still a warning
+    (8, "99Gbps", ("error", _net003(8, "99 Gbps", "99 Gbps", "79.2 Gbps", _scaled("989.4", "400 Gbps", error="100 Gbps")))),
 ])
 def test_net003_bands_and_boundaries(tmp_path, nics, speed, expected):
     report = _report(tmp_path, inter=_inter(nics, speed), workload=False)
-    if expected is None:
-        assert findings(report, "NET003") == []
-        return
-    evidence = ["threshold: 400 Gbps x 989.4 / 989.4 TFLOPS = 400 Gbps; error below 100 Gbps x the same ratio = 100 Gbps",
-                f"dense 989.4 bf16 TFLOPS: {CATALOG_H100}"]
-    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+    evidence = ["threshold: 400 Gbps x 989.4 / 989.4 TFLOPS = 400 Gbps", f"dense 989.4 bf16 TFLOPS: {_src('H100-SXM')}", _error("100 Gbps")]
+    assert findings(report, "NET003") == ([] if expected is None else [(expected[0], 14, 67, expected[1], evidence)])
 
 
-# twice the reference TFLOPS (1,978.8 = 2 x 989.4) wants twice the bandwidth: 800 Gbps, error below 200 Gbps
-@pytest.mark.parametrize("speed, expected", [
-    ("800Gbps", None),
-    ("799Gbps", ("warning", "8 x 799 Gbps / 8 accelerators = 799 Gbps per accelerator (639.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                            "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
-    ("200Gbps", ("warning", "8 x 200 Gbps / 8 accelerators = 200 Gbps per accelerator (160 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                            "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS)")),
-    ("199Gbps", ("error", "8 x 199 Gbps / 8 accelerators = 199 Gbps per accelerator (159.2 Gbps effective at 80% of advertised) in pool 'gpu'; "
-                          "training on 1,978.8 dense bf16 TFLOPS wants >= 800 Gbps (400 Gbps per 989.4 reference TFLOPS), and below 200 Gbps is an error")),
+# half the reference TFLOPS wants half the bandwidth; twice the reference would want 800 Gbps but is capped at the
+# reference design's 400 Gbps (no NIC a B200 server takes carries 900 Gbps per GPU), its error line a quarter of that
+HALF = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 494.7}}"
+DOUBLE = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 1978.8}}"
+
+
+@pytest.mark.parametrize("accel, speed, expected", [
+    (HALF, "200Gbps", None),
+    (HALF, "199Gbps", ("warning", _net003(8, "199 Gbps", "199 Gbps", "159.2 Gbps", _scaled("494.7", "200 Gbps")))),
+    (HALF, "50Gbps", ("warning", _net003(8, "50 Gbps", "50 Gbps", "40 Gbps", _scaled("494.7", "200 Gbps")))),
+    (HALF, "49Gbps", ("error", _net003(8, "49 Gbps", "49 Gbps", "39.2 Gbps", _scaled("494.7", "200 Gbps", error="50 Gbps")))),
+    (DOUBLE, "400Gbps", None),  # the cap: the reference design's own speed never warns
+    (DOUBLE, "399Gbps", ("warning", _net003(8, "399 Gbps", "399 Gbps", "319.2 Gbps", _scaled("1,978.8", "400 Gbps", capped=True)))),
+    (DOUBLE, "100Gbps", ("warning", _net003(8, "100 Gbps", "100 Gbps", "80 Gbps", _scaled("1,978.8", "400 Gbps", capped=True)))),
+    (DOUBLE, "99Gbps", ("error", _net003(8, "99 Gbps", "99 Gbps", "79.2 Gbps", _scaled("1,978.8", "400 Gbps", capped=True, error="100 Gbps")))),
 ])
-def test_net003_thresholds_scale_with_dense_tflops(tmp_path, speed, expected):
-    report = _report(tmp_path, inter=_inter(8, speed), accel="{model: H100-SXM, count: 8, dense_tflops: {bf16: 1978.8}}", workload=False)
-    if expected is None:
+def test_net003_need_scales_with_dense_tflops_up_to_the_cap(tmp_path, accel, speed, expected):
+    report = _report(tmp_path, inter=_inter(8, speed), accel=accel, workload=False)
+    if accel == HALF:
+        evidence = ["threshold: 400 Gbps x 494.7 / 989.4 TFLOPS = 200 Gbps", "dense 494.7 bf16 TFLOPS: spec", _error("50 Gbps")]
+    else:
+        evidence = ["threshold: 400 Gbps x 1,978.8 / 989.4 TFLOPS = 800 Gbps", "dense 1,978.8 bf16 TFLOPS: spec", CAP, _error("100 Gbps")]
+    assert findings(report, "NET003") == ([] if expected is None else [(expected[0], 14, 67, expected[1], evidence)])
+
+
+# the workload's precision picks the column (int8 trains in bf16); 99 Gbps per accelerator against each need
+PRECISIONS = "{model: H100-SXM, count: 8, dense_tflops: {bf16: 494.7, fp16: 247.35, fp8: 989.4, fp32: 123.675}}"
+
+
+@pytest.mark.parametrize("precision, column, tflops, need, error", [
+    ("bf16", "bf16", "494.7", "200 Gbps", None),
+    ("int8", "bf16", "494.7", "200 Gbps", None),
+    ("fp16", "fp16", "247.3", "100 Gbps", None),
+    ("fp8", "fp8", "989.4", "400 Gbps", "100 Gbps"),  # the FP8 job wants what its FP8 compute asks (CST001's column too)
+    ("fp32", "fp32", "123.7", None, None),  # wants 50 Gbps: 99 is enough
+])
+def test_net003_each_precision(tmp_path, precision, column, tflops, need, error):
+    report = _report(tmp_path, inter=_inter(8, "99Gbps"), accel=PRECISIONS, gbs="null", placement=f"  precision: {precision}\n")
+    if need is None:
         assert findings(report, "NET003") == []
         return
-    evidence = ["threshold: 400 Gbps x 1,978.8 / 989.4 TFLOPS = 800 Gbps; error below 100 Gbps x the same ratio = 200 Gbps",
-                "dense 1,978.8 bf16 TFLOPS: spec"]
-    assert findings(report, "NET003") == [(expected[0], 14, 67, expected[1], evidence)]
+    [(severity, line, col, message, evidence)] = findings(report, "NET003")
+    assert (severity, line, col) == ("error" if error else "warning", 14, 67)
+    assert message == _net003(8, "99 Gbps", "99 Gbps", "79.2 Gbps", _scaled(tflops, need, column=column, error=error))
+    assert evidence[1:3] == [f"dense {tflops} {column} TFLOPS: spec", NO_BATCH]
+
+
+# V100 publishes no bf16 figure: its fp16 tensor figure (125 TFLOPS) is the nearest, said so; 400 x 125 / 989.4 = 50.54 Gbps
+V100 = "{model: V100-SXM2-32GB, count: 8}"
+
+
+@pytest.mark.parametrize("speed, expected", [
+    ("51Gbps", None),
+    ("50Gbps", ("warning", _net003(8, "50 Gbps", "50 Gbps", "40 Gbps", _scaled("125", "50.54 Gbps", column="fp16", assumed=" (no bf16 figure: fp16 assumed)")))),
+    ("12Gbps", ("error", _net003(8, "12 Gbps", "12 Gbps", "9.6 Gbps",
+                                 _scaled("125", "50.54 Gbps", column="fp16", assumed=" (no bf16 figure: fp16 assumed)", error="12.63 Gbps")))),
+])
+def test_net003_falls_back_to_fp16_on_v100(tmp_path, speed, expected):
+    report = _report(tmp_path, inter=_inter(8, speed), accel=V100, workload=False)
+    evidence = ["threshold: 400 Gbps x 125 / 989.4 TFLOPS = 50.54 Gbps", f"dense 125 fp16 TFLOPS: {_src('V100-SXM2-32GB')}",
+                "V100-SXM2-32GB publishes no dense bf16 TFLOPS: its fp16 figure is assumed, the nearest published precision", _error("12.63 Gbps")]
+    assert skips(report, "NET003") == []
+    assert findings(report, "NET003") == ([] if expected is None else [(expected[0], 14, 67, expected[1], evidence)])
+
+
+MYSTERY = "    - {name: mystery, count: 2, spares: 0, accelerator: {model: Mystery-9000, count: 8}}\n"
+T4 = "    - {name: serve, count: 2, spares: 0, accelerator: {model: T4, count: 8}}\n"
+
+
+def test_net003_skips_the_pool_it_cannot_judge_and_judges_the_other(tmp_path):
+    report = _report(tmp_path, inter=_inter(8, "99Gbps"), pool2=MYSTERY, workload=False)
+    assert [(f[0], f[1], f[3]) for f in findings(report, "NET003")] == [
+        ("error", 15, _net003(8, "99 Gbps", "99 Gbps", "79.2 Gbps", _scaled("989.4", "400 Gbps", error="100 Gbps")))]
+    assert skips(report, "NET003") == ["pool 'mystery': accelerator 'Mystery-9000' is not in the catalog (see SPEC004)"]
+
+
+def test_net003_judges_the_workloads_pool_for_its_job(tmp_path):
+    # an A100 training pool at 12.5 Gbps per accelerator beside a T4 inference pool: the T4 pool (fp16 65 TFLOPS,
+    # wants 26.28 Gbps) is judged too when no workload says which pool trains; with one placed on 'gpu' only it is
+    a100 = "{model: A100-SXM-80GB, count: 8}"
+    alone = _report(tmp_path, inter=_inter(1, "100Gbps"), accel=a100, pool2=T4, workload=False)
+    assert [(f[0], f[3].split("; ")[0]) for f in findings(alone, "NET003")] == [
+        ("error", "1 x 100 Gbps / 8 accelerators = 12.5 Gbps per accelerator (10 Gbps effective at 80% of advertised) in pool 'gpu'"),
+        ("warning", "1 x 100 Gbps / 8 accelerators = 12.5 Gbps per accelerator (10 Gbps effective at 80% of advertised) in pool 'serve'")]
+    placed = _report(tmp_path, inter=_inter(1, "100Gbps"), accel=a100, pool2=T4, gbs="null", placement="  placement: {pool: gpu}\n")
+    assert [(f[0], f[3]) for f in findings(placed, "NET003")] == [("error", _net003(
+        1, "100 Gbps", "12.5 Gbps", "10 Gbps", _scaled("312", "126.1 Gbps", error="31.53 Gbps")))]
+    assert skips(placed, "NET003") == []
+
+
+# GB200 NVL72: 4 GPUs per compute tray, 72 in one NVLink domain across 18 trays (the catalog's scale_up_spans_nodes)
+NVL72 = "{model: GB200, count: 4}"
+
+
+@pytest.mark.parametrize("nodes, nics, speed, expected", [
+    (18, 4, "10Gbps", None),  # one rack: every collective stays on NVLink
+    (36, 4, "400Gbps", None),  # two racks at NVIDIA's reference 400 Gbps per GPU: 2,500 TFLOPS would want 1.011 Tbps, capped
+    (36, 4, "100Gbps", ("warning", _net003(4, "100 Gbps", "100 Gbps", "80 Gbps", _scaled("2,500", "400 Gbps", capped=True), per_node=4))),
+    (36, 4, "10Gbps", ("error", _net003(4, "10 Gbps", "10 Gbps", "8 Gbps", _scaled("2,500", "400 Gbps", capped=True, error="100 Gbps"), per_node=4))),
+])
+def test_net003_nvl72_without_a_workload(tmp_path, nodes, nics, speed, expected):
+    report = _report(tmp_path, inter=_inter(nics, speed), accel=NVL72, nodes=nodes, workload=False)
+    assert [(f[0], f[1], f[2], f[3]) for f in findings(report, "NET003")] == ([] if expected is None else [(expected[0], 14, 67, expected[1])])
+
+
+# with a workload only its data-parallel gradients cross racks: 8B params, tensor 8 on 144 GPUs: data 18, 9 replicas per
+# 72-GPU domain, 2 domains; shard 8B x 2 / 8 = 2 GB; 2 x 1/2 x 2 GB / 9 = 222.2 MB per GPU per step;
+# step 6 x 8B x (gbs x 1,000) / (144 x 2,500 TFLOPS x 0.75) = gbs x 177.8 us; need 1.778 Gb / (0.6667 x step x 0.8)
+def _nvl72_job(speed, gbs, need, step, severity=None, error=None):
+    tail = (f"the job's gradient all-reduce across 2 scale-up domains of 72 (222.2 MB per accelerator per step) within 67% of its "
+            f"{step} s step wants >= {need}") + (f", and below {error} is an error" if error else "")
+    return severity, _net003(4, speed, speed, f"{float(speed[:-5]) * 0.8:g} Gbps", tail, per_node=4)
+
+
+@pytest.mark.parametrize("speed, gbs, expected", [
+    ("10Gbps", 10000, None),  # wants 1.875 Gbps
+    ("10Gbps", 1000, _nvl72_job("10 Gbps", 1000, "18.75 Gbps", "0.178", "warning")),
+    ("4Gbps", 1000, _nvl72_job("4 Gbps", 1000, "18.75 Gbps", "0.178", "error", "4.687 Gbps")),
+    ("100Gbps", 1, _nvl72_job("100 Gbps", 1, "400 Gbps", "0.000178", "warning")),  # wants 18.75 Tbps: capped
+])
+def test_net003_nvl72_with_a_workload(tmp_path, speed, gbs, expected):
+    report = _report(tmp_path, inter=_inter(4, speed), accel=NVL72, nodes=36, gbs=gbs)
+    got = [(f[0], f[3]) for f in findings(report, "NET003")]
+    assert got == ([] if expected is None else [expected])
+    if expected:
+        [(_, _, _, _, evidence)] = findings(report, "NET003")
+        assert evidence[0] == "traffic: 2 x (2 - 1) / 2 domains x 2 GB gradient shard / 9 replicas per domain = 222.2 MB"
+
+
+@pytest.mark.parametrize("kwargs, reason", [
+    ({"nodes": 1}, None),  # one node: nothing crosses the network
+    ({"nodes": 1, "intra": "{fabric: nvswitch, scale_up_domain: 4}"}, None),  # even when it holds two scale-up domains
+    ({"workload": True, "task": "inference"}, None),  # serving, not training
+    ({"workload": True, "placement": "  placement: {accelerators: 8}\n"}, None),  # the job fits one node's domain
+    ({"intra": "{fabric: nvswitch, scale_up_domain: 16}"}, None),  # 2 x 8 = 16 accelerators fit one scale-up domain
+    ({"intra": "{fabric: nvswitch, scale_up_domain: 15}"}, "found"),
+    ({"inter": "{fabric: none}"}, "the cluster has no inter-node fabric (see NET004)"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": None, "intra": "{fabric: nvswitch}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+])
+def test_net003_gate_andskips(tmp_path, kwargs, reason):
+    report = _report(tmp_path, **{"inter": _inter(8, "10Gbps"), "workload": False, "gbs": "null", **kwargs})
+    assert len(findings(report, "NET003")) == (reason == "found")
+    assert skips(report, "NET003") == ([] if reason in (None, "found") else [reason])
 
 
 def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
@@ -156,23 +302,6 @@ def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
     assert [(f[0], f[1], f[3]) for f in findings(report, "NET003")] == [("warning", 15, (
         "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (199.5 Gbps effective at 50% of advertised) in pool 'gpu'; "
         "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)"))]
-
-
-@pytest.mark.parametrize("kwargs, reason", [
-    ({"nodes": 1}, None),  # one node: nothing crosses the network
-    ({"nodes": 1, "intra": "{fabric: nvswitch, scale_up_domain: 4}"}, None),  # even when it holds two scale-up domains
-    ({"workload": True, "task": "inference"}, None),  # serving, not training
-    ({"intra": "{fabric: nvswitch, scale_up_domain: 16}"}, None),  # 2 x 8 = 16 accelerators fit one scale-up domain
-    ({"intra": "{fabric: nvswitch, scale_up_domain: 15}"}, "found"),
-    ({"inter": "{fabric: none}"}, "the cluster has no inter-node fabric (see NET004)"),
-    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
-    ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
-    ({"inter": None, "intra": "{fabric: nvswitch}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
-])
-def test_net003_gate_andskips(tmp_path, kwargs, reason):
-    report = _report(tmp_path, **{"inter": _inter(8, "100Gbps"), "workload": False, **kwargs})
-    assert len(findings(report, "NET003")) == (reason == "found")
-    assert skips(report, "NET003") == ([] if reason in (None, "found") else [reason])
 
 
 # ---------------------------------------------------------------- NET004

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clusterlint.engine.review import FileResult
-from clusterlint.engine.findings import Finding, Related
+from clusterlint.model.findings import Finding, Related
 from clusterlint.reporters import render
 from clusterlint.check import Report
 
@@ -145,7 +145,7 @@ def test_text_has_no_terminal_control_characters(report):
 def test_the_order_key_sorts_findings_as_their_own_order_does(findings):
     """findings.ORDER names the fields Finding's order compares: a field added to the order and not
     to ORDER (or the other way round) sorts differently here."""
-    from clusterlint.engine.findings import ORDER
+    from clusterlint.model.findings import ORDER
 
     assert [ORDER(f) for f in sorted(findings, key=ORDER)] == [ORDER(f) for f in sorted(findings)]
     assert all(ORDER(a) < ORDER(b) for a, b in zip(findings, findings[1:]) if a < b)

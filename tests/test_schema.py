@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from clusterlint.readers.loader import load_text
 from clusterlint.model.base import KINDS
-from clusterlint.model.schema import SCHEMAS, dumps, file_name, generate
+from clusterlint.config.schema import SCHEMAS, dumps, file_name, generate
 from clusterlint.model.validate import validate
 
 from conftest import ROOT, SPECS

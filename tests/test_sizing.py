@@ -29,16 +29,24 @@ def _findings(report, rule):
 
 
 def test_the_second_pool_is_timed_at_its_own_accelerator(tmp_path):
-    # 6 x 7B x 100B / (8 x 362.05 TFLOPS (L40S bf16) x 0.45) = 3,222,391 s = 37.3 days; an A100 pool would give 312 TFLOPS
+    # 6 x 7B x 100B / (8 x 362.05 TFLOPS (L40S bf16) x 0.45) = 3,222,391 s = 37.3 days; an A100 pool would give 312 TFLOPS.
+    # data 2 across the pool's 4-accelerator nodes: each step all-reduces 2 x 1/2 x 7B x 2 bytes / tensor 4 = 3.5 GB at
+    # 8 x 200 Gbps / 4 x 0.8 = 320 Gbps (0.0875 s, half hidden) against 6 x 7B x 512 x 4096 / (8 x 362.05 T x 0.45) = 67.6 s
+    # (0.065%); the 98 GB checkpoint takes 0.49 s every 2 h (0.007%): 37.3 days x 1.00072 = 37.32 days
     path = _two_pool(tmp_path, "  placement: {pool: inference}\n", "parallelism: {tensor: 4, pipeline: 1, data: 2}")
     report = check_json(path)
     assert _findings(report, "CST001") == [(15, 14,
         "estimated training time 37.3 days = 6 x 7B params x 100B tokens / (8 x 362.1 TFLOPS x 0.45 MFU) on 8 x L40S on pool 'inference' "
-        "(tensor 4 x pipeline 1 x data 2); effective time 37.3 days = 37.3 days x (1 + 0.01% checkpoints) / 100.00% availability; "
-        "no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)",
+        "(tensor 4 x pipeline 1 x data 2); effective time 37.32 days = 37.3 days x (1 + 0.06% network + 0.01% checkpoints) / 100.00% availability; "
+        "no price (needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month)",
         ["accelerators 8 x L40S: tensor 4 x pipeline 1 x data 2; pool: placement.pool",
-         "dense bf16 362.1 TFLOPS: catalog L40S, https://www.mullet.se/product.html?product_id=355414",
+         "dense bf16 362.1 TFLOPS: catalog L40S, https://www.nvidia.com/en-us/data-center/l40s/",
          "MFU 0.45: workload assumed_mfu",
+         "network 0.06% of compute = 3.5 GB all-reduce per step / 320 Gbps = 0.0875 s, x (1 - 0.5 overlap) / 67.6 s compute per step",
+         "gradient all-reduce 2 x (2-1)/2 x shard: 3.5 GB per accelerator per step",
+         "effective inter-node bandwidth 320 Gbps per accelerator = 400 Gbps (8 x 200 Gbps / 4 accelerators) x 0.8 efficiency / 1 oversubscription",
+         "oversubscription 1: spec, the fabric",
+         "overlap 0.5, efficiency 0.8: default (NET007 params)",
          "checkpoint stall 0.01%: 98 GB (7B x 14 bytes (weights + fp32 master + Adam moments)) / 200 GB/s (spec) every 2 hours"])]
     assert [f[:2] for f in _findings(report, "CST002")] == [(58, 13)]  # 37.3 days > the 30-day deadline
     assert _findings(report, "NET001") == [] and _findings(report, "ACC005") == []  # tensor 4 fits the L40S node
@@ -81,18 +89,22 @@ def _tree(default_mfu: float) -> Path:
 
 
 def test_configured_default_mfu_moves_check_estimate_and_compare(monkeypatch):
-    # 6 x 70B x 2T / (512 x 989.4 TFLOPS x 0.2) = 95.96 days; x (1 + 4.9 s / 2 h) / 99.5% = 96.51 days; 512 x 2,316.2 h x 2.10 = 2,490,385 USD
+    # 6 x 70B x 2T / (512 x 989.4 TFLOPS x 0.2) = 95.96 days; a step is 6 x 70B x 1024 x 4096 / (512 x 989.4 TFLOPS x 0.2)
+    # = 17.39 s and exposes 0.5 x 8.203 GB / 320 Gbps = 0.1025 s of all-reduce (0.59%); the checkpoint 4.9 s every 2 h
+    # (0.07%): 95.96 x 1.0066 / 99.5% = 97.08 days = 2,329.9 h; usage 512 x 2,329.9 h x 2.10 = 2,505,062 USD; the run
+    # ends within the 6-month reservation, so the owed cost does not move with the MFU: 4,713,247 USD
     tmp = _tree(0.2)
     monkeypatch.chdir(tmp)
     report = check_json("forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml")
     [(_, _, message, evidence)] = _findings(report, "CST001")
-    assert "training time 95.96 days" in message and message.endswith("cost 2,490,385 USD = 512 x 2,316.2 h x 2.10 USD")
+    assert "training time 95.96 days" in message and "effective time 97.08 days" in message
+    assert message.endswith("cost owed 4,713,247 USD = 512 reserved x 4,383 h term x 2.10 USD/h + 12,900 GB x 0.05 USD/GB")
     assert "MFU 0.2: default (CST001 params default_mfu)" in evidence
     _, out, _ = run_cli("estimate", "forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml", "--format", "json")
     [est] = json.loads(out)
-    assert est["lines"]["cost"]["text"] == "2,490,385 USD" and est["lines"]["effective_time"]["text"] == "96.51 days"
+    assert est["lines"]["usage"]["text"] == "2,505,062 USD" and est["lines"]["effective_time"]["text"] == "97.08 days"
     _, out, _ = run_cli("compare", "forge-h100-quote.yaml", "--workload", "llama70b-pretrain.yaml", "--format", "json")
-    assert json.loads(out)["quotes"][0]["estimate"]["cost"]["text"] == "2,490,385 USD"
+    assert json.loads(out)["quotes"][0]["estimate"]["usage"]["text"] == "2,505,062 USD"
     shutil.rmtree(tmp)
 
 
@@ -118,7 +130,7 @@ def test_check_estimate_and_compare_agree_on_every_spec(default_mfu):
         if not cst001:
             continue
         assert f"{lines['effective_time']['text']} = {lines['effective_time']['how']}" in cst001[0]
-        assert cst001[0].endswith(f"cost {lines['cost']['text']} = {lines['cost']['how']}")
+        assert cst001[0].endswith(f"cost owed {lines['cost']['text']} = {lines['cost']['how']}")
         late = [f for f in report["findings"] if f["rule"] == "CST002" and f["message"].startswith(f"estimated time {lines['effective_time']['text']} ")]
         assert bool(late) == (lines["deadline"]["value"] is False)
         fired += 1
@@ -227,7 +239,7 @@ def test_acc001_honours_the_stated_zero_stage(tmp_path):
         if expected is None:
             assert found == [], stage
         else:
-            assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://glennklockwood.com/garden/processors/A100",
+            assert found == [(52, 62, expected, ["80 GB per accelerator: catalog A100-SXM-80GB, https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
                                                  f"accelerators 32: tensor 8 x pipeline 1 x data 4; pool: {pool}"])], stage
 
 

@@ -32,9 +32,9 @@ PRICED = "  pricing: {accelerator_hour: 2.50 USD}\n  sla: {availability: 50%}\n"
 WHOLE_POOL = "the whole pool, 2 nodes x 8: no placement or data parallelism stated; pool: the only node pool"
 FORMULA = "6 x 8B params x 900B tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"
 THROUGHPUT = [f"accelerators 16 x H100-SXM: {WHOLE_POOL}", "dense bf16 1,000 TFLOPS: spec", "MFU 0.75: workload assumed_mfu"]
-NO_EXTRAS = ["checkpoint overhead not counted: the workload states no checkpoints",
-             "availability not counted: no contract states one (assumed 100%)",
-             "cost unknown: no contract states a price per accelerator-hour"]
+NO_NETWORK = "network time not counted: the workload states no global_batch_size and sequence_length"
+NO_CHECKPOINTS = "checkpoint overhead not counted: the workload states no checkpoints"
+NO_EXTRAS = [NO_CHECKPOINTS, NO_NETWORK, "availability not counted: no contract states one (assumed 100%)", "cost unknown: no contract states a price"]
 
 
 def _files(tmp_path, extra=MFU, contract=None, task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}",
@@ -74,8 +74,10 @@ def test_time_alone_with_every_unknown_named(tmp_path):
     assert list(est["lines"]) == ["accelerators", "time", "effective_time"]
     assert _line(est, "accelerators") == (16, "16 x H100-SXM on pool 'gpu'", WHOLE_POOL, ["spec"])
     assert _line(est, "time") == (3600000.0, "41.67 days", FORMULA, THROUGHPUT)
-    # no stall, no SLA: the effective time is the training time, 1 + 0 over 100%
-    assert _line(est, "effective_time") == (3600000.0, "41.67 days", "41.67 days x (1 + 0.00% checkpoints) / 100.00% availability", [])
+    # no stall, no SLA, no batch to time the network by: the effective time is the training time over 100%; the terms
+    # not counted are named, never shown as 0%
+    assert _line(est, "effective_time") == (3600000.0, "41.67 days", "41.67 days / 100.00% availability",
+                                            ["time to train", "availability not stated: 100% assumed", NO_CHECKPOINTS, NO_NETWORK])
     assert est["notes"] == NO_EXTRAS
 
 
@@ -91,34 +93,43 @@ CHECKPOINTS = "  checkpoints: {interval: 80s, size: 1TB}\n"
 def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget, meets, within):
     extra = MFU + CHECKPOINTS + f"  deadline: {deadline}\n  budget: {budget}\n"
     est = _estimate(tmp_path, extra, PRICED)
-    assert list(est["lines"]) == ["accelerators", "time", "checkpoints", "availability", "effective_time", "cost", "price", "deadline", "budget"]
+    assert list(est["lines"]) == ["accelerators", "time", "checkpoints", "availability", "effective_time", "price", "usage", "compute", "cost",
+                                  "deadline", "budget"]
     assert _line(est, "time") == (3600000.0, "41.67 days", FORMULA, THROUGHPUT)
     assert _line(est, "checkpoints") == (0.125, "12.50%", "1 TB / 100 GB/s every 1.333 minutes", ["checkpoint size: workload", "write bandwidth: spec"])
-    assert _line(est, "availability") == (0.5, "50.00%", "the contract's SLA", ["contract sla.availability"])
-    assert _line(est, "effective_time") == (8100000.0, "93.75 days", "41.67 days x (1 + 12.50% checkpoints) / 50.00% availability", [])
-    assert _line(est, "cost") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD", ["price 2.50 USD per accelerator-hour: contract pricing.accelerator_hour"])
-    assert _line(est, "price") == (2.5, "2.50 USD per accelerator-hour", "contract pricing.accelerator_hour", [])
-    assert _line(est, "deadline") == (*meets, "effective time <= workload deadline", ["workload spec.deadline"])
-    assert _line(est, "budget") == (*within, "cost <= workload budget", ["workload spec.budget"])
-    assert est["notes"] == []
+    assert _line(est, "availability") == (0.5, "50.00%", "the contract's service level as written", ["contract sla.availability"])
+    assert _line(est, "effective_time") == (8100000.0, "93.75 days", "41.67 days x (1 + 12.50% checkpoints) / 50.00% availability",
+                                            ["time to train", "checkpoint overhead", "availability", NO_NETWORK])
+    assert _line(est, "price") == (2.5, "2.50 USD per accelerator-hour", "2.50 USD per accelerator-hour", ["contract pricing.accelerator_hour"])
+    # no term: on demand, the usage is what is owed
+    assert _line(est, "usage") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD/h",
+                                   ["rate: 2.50 USD per accelerator-hour, contract pricing.accelerator_hour", "hours: the effective time"])
+    assert _line(est, "compute") == (90000.0, "90,000 USD", "usage (on demand: only what is used is owed)", ["no term stated"])
+    assert _line(est, "cost") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD/h", ["compute owed", "what the contract bills; the budget is judged on it"])
+    assert _line(est, "deadline") == (*meets, "effective time <= workload deadline", ["effective time", "workload spec.deadline"])
+    assert _line(est, "budget") == (*within, "cost owed <= workload budget", ["cost owed", "workload spec.budget"])
+    assert est["notes"] == [NO_NETWORK]
 
 
 def test_cst001_shows_the_same_effective_time_and_cost(tmp_path):
     finding = _cst001(tmp_path, MFU + CHECKPOINTS, PRICED)
     assert finding["message"] == (f"estimated training time 41.67 days = {FORMULA} on 16 x H100-SXM on pool 'gpu' ({WHOLE_POOL.split('; pool')[0]}); "
                                   "effective time 93.75 days = 41.67 days x (1 + 12.50% checkpoints) / 50.00% availability; "
-                                  "cost 90,000 USD = 16 x 2,250 h x 2.50 USD")
+                                  "cost owed 90,000 USD = 16 x 2,250 h x 2.50 USD/h")
     assert finding["evidence"] == [*THROUGHPUT, "checkpoint stall 12.50%: 1 TB (workload) / 100 GB/s (spec) every 1.333 minutes",
                                    "availability 50.00%: contract sla.availability",
-                                   "price 2.50 USD per accelerator-hour: contract pricing.accelerator_hour"]
+                                   "usage 90,000 USD = 16 x 2,250 h x 2.50 USD/h (rate: 2.50 USD per accelerator-hour, contract pricing.accelerator_hour; "
+                                   "hours: the effective time)",
+                                   "compute owed 90,000 USD = usage (on demand: only what is used is owed) (no term stated)",
+                                   "owed 90,000 USD = 16 x 2,250 h x 2.50 USD/h (compute owed; what the contract bills; the budget is judged on it)"]
 
 
-NO_PRICE = "no price (needs a Contract with pricing.accelerator_hour or a clause stating a price per GPU-hour)"
+NO_PRICE = "no price (needs a Contract with a pricing field or a clause stating a price per GPU-hour, node-hour, GPU-month or month)"
 
 
 @pytest.mark.parametrize("extra, contract, middle", [
     (MFU, None, ""),  # neither a stall nor an SLA: the training time is the effective time, not repeated
-    (MFU, "  sla: {availability: 50%}\n", "effective time 83.33 days = 41.67 days x (1 + 0.00% checkpoints) / 50.00% availability; "),
+    (MFU, "  sla: {availability: 50%}\n", "effective time 83.33 days = 41.67 days / 50.00% availability; "),
     (MFU + CHECKPOINTS, None, "effective time 46.88 days = 41.67 days x (1 + 12.50% checkpoints) / 100.00% availability; "),
 ])
 def test_cst001_names_the_effective_time_only_when_it_differs(tmp_path, extra, contract, middle):
@@ -132,10 +143,9 @@ def test_a_price_alone_and_a_budget_in_another_currency(tmp_path):
     # no SLA: 100%; no stall: 1,000 h; 16 x 1,000 h x 2.50 = 40,000 USD; the EUR budget is not compared
     est = _estimate(tmp_path, MFU + "  budget: 50000 EUR\n", "  pricing: {accelerator_hour: 2.50 USD}\n")
     assert "budget" not in est["lines"] and "availability" not in est["lines"]
-    assert _line(est, "cost")[:3] == (40000.0, "40,000 USD", "16 x 1,000 h x 2.50 USD")
+    assert _line(est, "cost")[:3] == (40000.0, "40,000 USD", "16 x 1,000 h x 2.50 USD/h")
     assert _line(est, "effective_time")[:2] == (3600000.0, "41.67 days")
-    assert est["notes"] == ["checkpoint overhead not counted: the workload states no checkpoints",
-                            "availability not counted: no contract states one (assumed 100%)",
+    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, "availability not counted: no contract states one (assumed 100%)",
                             "budget not compared: price in USD, budget in EUR; clusterlint does not convert currencies"]
 
 
@@ -143,9 +153,8 @@ def test_an_sla_alone_leaves_the_cost_unknown(tmp_path):
     # 3,600,000 s / 0.5 = 7,200,000 s = 83.33 days
     est = _estimate(tmp_path, MFU + "  budget: 50000 USD\n", "  sla: {availability: 50%}\n")
     assert "cost" not in est["lines"] and "budget" not in est["lines"]
-    assert _line(est, "effective_time")[:3] == (7200000.0, "83.33 days", "41.67 days x (1 + 0.00% checkpoints) / 50.00% availability")
-    assert est["notes"] == ["checkpoint overhead not counted: the workload states no checkpoints",
-                            "cost unknown: no contract states a price per accelerator-hour"]
+    assert _line(est, "effective_time")[:3] == (7200000.0, "83.33 days", "41.67 days / 50.00% availability")
+    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, "cost unknown: the contract states no price per accelerator-hour, node-hour, accelerator-month or month"]
 
 
 @pytest.mark.parametrize("precision, seconds, text, column", [

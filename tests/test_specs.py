@@ -50,10 +50,12 @@ def test_contract_feeds_the_cluster_review():
     report = check_json(str(SPECS / "dgx-h100-superpod.yaml"), "--workload", str(SPECS / "llama70b-pretrain.yaml"),
                         "--contract", str(SPECS / "forge-compute-msa.txt"))
     cost = [f for f in report["findings"] if f["rule"] == "CST001"][0]
-    # 6 x 70B x 2T / (1024 x 989.4 TFLOPS x 0.45) = 511.79 h; a 980 GB checkpoint at 200 GB/s (4.9 s) every
-    # 2 h adds 0.068%; 99.5% availability: 511.79 x 1.00068 / 0.995 = 514.71 h; x 1024 x 2.10 USD = 1,106,838 USD
-    assert cost["message"].endswith("cost 1,106,838 USD = 1024 x 514.7 h x 2.10 USD")
-    assert "price 2.10 USD per accelerator-hour: contract clause 4.1" in cost["evidence"]
+    # 6 x 70B x 2T / (1024 x 989.4 TFLOPS x 0.45) = 511.79 h; network: dp 32, 2 x 31/32 x 70B x 2 bytes / 32 =
+    # 8.477 GB per step at 400 Gbps x 0.8 = 0.2119 s, half exposed, over 3.864 s of compute per step (4M tokens) = 2.742%;
+    # a 980 GB checkpoint at 200 GB/s (4.9 s) every 2 h adds 0.068%; 99.5% availability:
+    # 511.79 x 1.0281 / 0.995 = 528.8 h; no term (on demand): x 1024 x 2.10 USD = 1,137,169 USD
+    assert cost["message"].endswith("cost owed 1,137,169 USD = 1024 x 528.8 h x 2.10 USD/h")
+    assert any("contract clause 4.1" in e for e in cost["evidence"])
     assert report["skipped"] == []
 
 

@@ -225,6 +225,11 @@ def test_sto004_unstated_storage_is_asked_about(tmp_path):
     assert findings(report, "STO004") == [] and skips(report, "STO004") == ["the quote does not state its storage (see SPEC006)"]
 
 
+def test_sto004_is_silent_on_one_node_even_when_storage_is_unstated(tmp_path):
+    report = _report(tmp_path, "", nodes=1, workload=False)
+    assert findings(report, "STO004") == [] and skips(report, "STO004") == []  # one node shares nothing: no question to ask
+
+
 # ---------------------------------------------------------------- STO005
 
 # 16 x 1,000 TFLOPS x 0.75 MFU / (6 x 1B) = 2,000,000 tokens/s; 1 PB / 1T tokens = 1,000 bytes/token: 2 GB/s

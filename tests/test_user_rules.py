@@ -286,15 +286,22 @@ def plugin(tmp_path_factory):
 def test_installed_plugin_rule_produces_findings_with_lines(plugin, tmp_path):
     text = QUOTE.read_text().replace("accelerator: {model: H100-SXM, count: 8}", "accelerator: {model: H100-SXM, count: 6}")
     (tmp_path / "q.yaml").write_text(text)
+    (tmp_path / ".clusterlint.yaml").write_text("plugins: [example]\n")
     env = {**os.environ, "PYTHONPATH": str(plugin), "NO_COLOR": "1"}
-    run = subprocess.run([sys.executable, "-m", "clusterlint", "check", "--isolated", "q.yaml"], cwd=tmp_path, env=env,
+    run = subprocess.run([sys.executable, "-m", "clusterlint", "check", "q.yaml"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
     assert "q.yaml:9:45: EXA001 [warning] pool 'gpu' has 6 accelerators per node; tensor parallelism wants a power of two up to 8" in run.stdout, run.stderr
     listing = subprocess.run([sys.executable, "-m", "clusterlint", "rules"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert "EXA001   power-of-two-per-node" in listing.stdout
-    without = subprocess.run([sys.executable, "-m", "clusterlint", "check", "--isolated", "q.yaml"], cwd=tmp_path,
-                             env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=120)
-    assert "EXA001" not in without.stdout
+    # installed but not configured: never imported
+    unconfigured = subprocess.run([sys.executable, "-m", "clusterlint", "check", "--isolated", "q.yaml"], cwd=tmp_path, env=env,
+                                  capture_output=True, text=True, timeout=120)
+    assert "EXA001" not in unconfigured.stdout
+    (tmp_path / ".clusterlint.yaml").write_text("plugins: [nosuch]\n")
+    missing = subprocess.run([sys.executable, "-m", "clusterlint", "check", "q.yaml"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2
+    assert "no installed plugin 'nosuch'" in missing.stderr
 
 
 @pytest.mark.parametrize("body, message", [

@@ -110,7 +110,7 @@ def test_skipped_rules_are_listed_per_file(tmp_path):
     out = run_cli("check", str(SPECS / "budget-pcie-nfs.yaml"), str(WORKLOAD), "--show-skipped")[1]
     quote = out[out.index("Skipped in specs/budget-pcie-nfs.yaml"):out.index("Skipped in specs/llama70b-pretrain.yaml")]
     assert "NET003" not in quote  # it ran on the quote (and fired)
-    assert re.search(r"Skipped in specs/llama70b-pretrain\.yaml \(45 rules.*\n(?:  .*\n)*  .*NET003.*: needs Cluster document", out)
+    assert re.search(r"Skipped in specs/llama70b-pretrain\.yaml \(57 rules.*\n(?:  .*\n)*  .*NET003.*: needs Cluster document", out)
 
 
 def test_a_directory_check_honours_excludes(tmp_path):
@@ -146,7 +146,7 @@ def _report(findings, file="q.yaml", lines=()):
 
 
 def _finding(rule="NET003", severity="warning", line=1, file="q.yaml", message="m", column=1):
-    from clusterlint.engine.findings import Finding
+    from clusterlint.model.findings import Finding
 
     return Finding(file=file, line=line, column=column, rule=rule, message=message, severity=severity, name="n")
 
@@ -233,4 +233,4 @@ def test_compare_ranks_a_quote_that_was_not_reviewed_last(tmp_path):
         handle.write("---\napiVersion: clusterlint/v1\nkind: Contract\nmetadata: {name: terms}\nspec: {pricng: {}}\n")
     out = run_cli("compare", str(forge), str(AWS), "--workload", str(WORKLOAD), "--format", "json")[1]
     quotes = json.loads(out)["quotes"]
-    assert [(q["name"], q["score"]["score"]) for q in quotes] == [("aws-p5-32-nodes", 40), ("forge-h100-64-nodes", None)]
+    assert [(q["name"], q["score"]["score"]) for q in quotes] == [("aws-p5-32-nodes", 12.5), ("forge-h100-64-nodes", None)]

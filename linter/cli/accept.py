@@ -15,15 +15,28 @@ from clusterlint.cli.options import _check_formats, _cli_values, _emit, _write, 
 @config_options
 @output_options
 def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_suppressed, color, **flags):
-    """Check the delivered nodes' evidence against the QUOTE (and --contract): DLV findings point at the promise and name the evidence."""
-    from clusterlint.acceptance import evidence
-    from clusterlint.reporters import render
+    """Check the delivered nodes' evidence against the QUOTE (and --contract): DLV findings point at the promise and name the evidence.
+
+    The delivery rules run unless --select says otherwise; inline suppression comments in the quote or
+    contract do not apply (only the buyer's configuration and baseline do). Exit 1 unless accepted."""
+    import os
+    import sys
+
+    from clusterlint.acceptance import verdict, walker
     from clusterlint.check import Options, check as run_check
+    from clusterlint.cli.base import _fail
+    from clusterlint.reporters import render
 
     _check_formats(formats, outputs)
-    found = evidence.load(evidence_paths)
+    if not flags.get("select"):
+        flags["select"] = ("DLV",)
+    found = walker.load(evidence_paths)
+    for path in outputs:
+        if os.path.realpath(path) in found.read:
+            _fail(f"{path}: refusing to overwrite an evidence file with the output; choose another file")
     report = run_check(Options(paths=(quote,), cli=_cli_values(**flags), config=config_file, isolated=isolated, evidence=found))
     report.evidence = found
+    report.verdict = verdict.judge(report, verdict.restore_inline(report))
 
     def render_accept(fmt, report, color=False):
         if fmt in ("markdown", "html"):
@@ -32,7 +45,12 @@ def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_
             return acceptance.render(fmt, report)
         return render(fmt, report, color=color)
 
-    _emit(report, formats, outputs, show_suppressed, color, render_accept)
+    try:
+        _emit(report, formats, outputs, show_suppressed, color, render_accept)
+    except SystemExit as done:
+        code = done.code
+    click.echo(f"clusterlint accept: {report.verdict.line()}", err=True)
+    sys.exit(code if code not in (0, None) else 0 if report.verdict.accepted else 1)
 
 
 @main.command()

@@ -5,11 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
-from clusterlint import __version__, regex_cache
+import click
 
-regex_cache.install()  # before click, PyYAML and pydantic define their patterns
-
-import click  # noqa: E402
+from clusterlint import __version__
 
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -35,41 +33,13 @@ class Score(click.FloatRange):
         return number
 
 
-def _no_pydantic_plugins() -> None:
-    """Give pydantic an empty list of plugins, unless PYDANTIC_DISABLE_PLUGINS says otherwise.
-
-    When it builds its first model, pydantic looks for plugins (hooks that observe validation) by
-    importing `importlib.metadata` and reading the metadata of every installed distribution: over
-    10 ms of each check's start-up, which a pre-commit hook or an editor pays on every run. The
-    command line validates clusterlint's own documents and has no use for such hooks. Where the
-    variable is set, pydantic's own switch decides. Any other name of pydantic's loader module is
-    passed on to the real one.
-    """
-    import types
-
-    name = "pydantic.plugin._loader"
-    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") is not None or name in sys.modules:
-        return
-    stub = types.ModuleType(name)
-    stub.get_plugins = lambda: ()
-
-    def _real(attr):
-        if attr.startswith("__"):
-            raise AttributeError(attr)  # the import system asking what kind of module this is
-        del sys.modules[name]
-        import importlib
-
-        return getattr(importlib.import_module(name), attr)
-
-    stub.__getattr__ = _real
-    sys.modules[name] = stub
-
-
 class Group(click.Group):
     """Turns every unexpected exception into a one-line error and exit 2 (tracebacks with --debug)."""
 
     def invoke(self, ctx):
-        _no_pydantic_plugins()
+        # pydantic's documented switch: clusterlint's own models use no validation hooks, and looking
+        # for them reads every installed distribution's metadata (over 10 ms of each start-up)
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
         from clusterlint.config.settings import ConfigError
         from clusterlint.engine.registry import RuleError
         from clusterlint.check import UsageError

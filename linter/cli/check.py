@@ -12,19 +12,19 @@ from clusterlint.cli.options import _OutputFile, _check_formats, _cli_values, _e
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @config_options
 @output_options
 @click.option("--show-skipped", is_flag=True, help="List the rules that could not run on each file, with the reason (default: a count per file).")
 @click.option("--write-baseline", metavar="FILE", help="Record every current finding in FILE (then --baseline FILE reports only new ones).")
 @click.option("--skip-non-specs", is_flag=True, help="List YAML files that hold no clusterlint document instead of linting them (for pre-commit hooks).")
 def check(paths, config_file, isolated, formats, outputs, show_suppressed, show_skipped, write_baseline, skip_non_specs, color, **flags):
-    """Lint cluster, contract and workload specs (files, directories, or - for stdin)."""
+    """Lint cluster, contract and workload specs (files, directories, or - for stdin; default: the current folder)."""
     from clusterlint.reporters import STREAMS, render, resolve
     from clusterlint.check import Options, check as run_check
 
     _check_formats(formats, outputs)
-    options = Options(paths=paths, cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
+    options = Options(paths=paths or (".",), cli=_cli_values(**flags), config=config_file, isolated=isolated, skip_non_specs=skip_non_specs,
                       use_baseline=not write_baseline, keep_reviews=False)
     if not write_baseline and len(formats) == 1 and resolve(formats[0]) in STREAMS:
         _stream(options, resolve(formats[0]), show_suppressed, show_skipped, color, outputs[0] if outputs else None)

@@ -16,7 +16,7 @@ from clusterlint.cli.options import _CONFIG, _ISOLATED, _known_rules
 @click.option("--write", "out_dir", metavar="DIR", help="Write every schema into DIR (the repo's schemas/).")
 def schema(kind, kind_opt, out_dir):
     """Print the JSON Schema of a document kind (or of the configuration file), or write them all with --write."""
-    from clusterlint.model.schema import SCHEMAS as KINDS, dumps, generate
+    from clusterlint.config.schema import SCHEMAS as KINDS, dumps, generate
 
     kind = kind or kind_opt
     if out_dir:
@@ -30,7 +30,7 @@ def schema(kind, kind_opt, out_dir):
 
 def _write_schemas(out_dir: str, kinds, overwrite: bool) -> list[str]:
     """Write the kinds' schemas into `out_dir` (created if missing); without `overwrite`, keep copies there."""
-    from clusterlint.model.schema import dumps, file_name, generate
+    from clusterlint.config.schema import dumps, file_name, generate
 
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         _fail(f"{out_dir}: not a folder (--write takes the folder the schemas go into)")
@@ -67,7 +67,8 @@ def _repo_root(folder: str) -> str:
 @click.option("--schema-dir", metavar="DIR", help="Where the schema copy lives (default: schemas/ at the repository root).")
 @click.option("--schema-url", metavar="URL", help="Point the modeline at URL/<kind>.schema.json (hosted schemas) instead of a local copy.")
 def init(file, kind, force, append, schema_dir, schema_url):
-    """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout).
+    """Write a commented starter spec (default FILE: cluster.yaml, contract.yaml or workload.yaml; - for stdout),
+    creating FILE's folder when it is missing.
 
     Its first line points YAML language servers (VS Code, Neovim, Helix) at the kind's JSON Schema:
     by default a path relative to FILE to a copy in the repository's schemas/ folder (written when
@@ -75,40 +76,49 @@ def init(file, kind, force, append, schema_dir, schema_url):
     """
     from importlib import resources
 
-    from clusterlint.model.schema import file_name
+    from clusterlint.config.schema import file_name
 
     file = file or f"{kind.lower()}.yaml"
     where = "." if file == "-" else (os.path.dirname(file) or ".")
-    if not os.path.isdir(where):
-        _fail(f"{where}: no such folder; create it first (clusterlint init does not create folders)")
     if file != "-" and os.path.exists(file) and not (force or append):
         _fail(f"{file} exists; use --force to overwrite it or --append to add a {kind} document to it")
     if append and (file == "-" or not os.path.isfile(file)):
         _fail(f"{file}: --append needs an existing file")
+    if not os.path.isdir(where):
+        try:
+            os.makedirs(where)
+        except OSError as exc:
+            _fail(f"{exc.filename or where}: cannot create the folder ({exc.strerror})")
+    folder = None
     if schema_url:
         modeline = f"{schema_url.rstrip('/')}/{file_name(kind)}"
     else:
         folder = schema_dir or os.path.join(_repo_root(where), "schemas")
+        modeline = os.path.relpath(os.path.join(folder, file_name(kind)), where).replace(os.sep, "/")
+    text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
+    text = text.replace("{schema}", modeline, 1).replace("{file}", "FILE" if file == "-" else file.replace(os.sep, "/"), 1)
+    if file == "-":
+        click.echo(text, nl=False)
+    else:  # the spec first: when it cannot be written, nothing is (no schemas/ left behind)
+        try:
+            if append:
+                with open(file, encoding="utf-8") as handle:
+                    before = handle.read()
+                # one document start, before the modeline, so the language server reads it for this document
+                text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text.replace("\n---\n", "\n", 1)
+            with open(file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            _fail(f"{file}: cannot write ({exc.strerror})")
+        except UnicodeDecodeError:
+            _fail(f"{file}: cannot append: it is not UTF-8 text")
+    if folder is not None:
         from clusterlint.readers.loader import display
 
         for target in _write_schemas(folder, [kind], overwrite=False):
             click.echo(f"wrote {display(target)} (the schema your editor reads; refresh it with clusterlint schema --write {display(folder)})", err=True)
-        modeline = os.path.relpath(os.path.join(folder, file_name(kind)), where).replace(os.sep, "/")
-    text = resources.files("clusterlint").joinpath("data", f"starter-{kind.lower()}.yaml").read_text(encoding="utf-8")
-    text = text.replace("{schema}", modeline, 1)
-    if file == "-":
-        click.echo(text, nl=False)
-        return
-    try:
-        if append:
-            with open(file, encoding="utf-8") as handle:
-                before = handle.read()
-            text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text
-        with open(file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        _fail(f"{file}: cannot write ({exc.strerror})")
-    click.echo(f"{'added to' if append else 'wrote'} {file} (a {kind}); lint it with: clusterlint check {file}")
+    if file != "-":
+        click.echo(f"{'added to' if append else 'wrote'} {file} (a {kind}); lint it with: clusterlint check {file}")
 
 
 @main.command(name="catalog")

@@ -13,16 +13,16 @@ from clusterlint.cli.options import _cli_values, _write
 @main.command()
 @click.argument("quotes", nargs=-1)
 @click.option("--workload", "-w", metavar="FILE", required=True, help="The Workload to size and time.")
-@click.option("--contract", "-c", metavar="FILE", help="A contract applied to every quote (its price and availability).")
+@click.option("--contract", "-c", "contracts", metavar="[QUOTE=]FILE", multiple=True,
+              help="FILE: the contract of every quote that holds none; QUOTE=FILE: the contract of QUOTE (repeatable).")
 @click.option("--accelerator", "-a", metavar="ID", help="Size for this catalog accelerator only.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def estimate(quotes, workload, contract, accelerator, fmt):
+def estimate(quotes, workload, contracts, accelerator, fmt):
     """Accelerators a workload needs (no QUOTES), or time, cost, deadline and budget on each quote."""
     import json as json_module
 
     from clusterlint.estimate import quotes as est
     from clusterlint.reporters import compare as out
-    from clusterlint.check import Options, check as run_check
 
     if not quotes:
         model, rules = _workload_model(workload)
@@ -33,9 +33,8 @@ def estimate(quotes, workload, contract, accelerator, fmt):
         click.echo(json_module.dumps({"formulas": formulas, "accelerators": rows}, indent=2) + "\n" if fmt == "json"
                    else out.sizing_text(rows, formulas), nl=False)
         return
-    report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    results, unreviewed = _estimable(report, workload, contract)
-    estimates = [est.quote(r.reviews[0], r.file) for r in results]
+    entries, unreviewed = _paired(quotes, workload, contracts)
+    estimates = [est.quote(result.reviews[0], result.file) for _, result, _ in entries]
     if not estimates:
         _not_reviewed(unreviewed)
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
@@ -45,6 +44,56 @@ def estimate(quotes, workload, contract, accelerator, fmt):
     else:
         click.echo("\n".join(out.estimate_text(e) for e in estimates), nl=False)
     _not_reviewed(unreviewed)
+
+
+def _pairs(quotes, contracts) -> dict:
+    """Quote path -> its contract file (None: the quote's own, or none). `FILE` applies to every quote that
+    names no contract with `QUOTE=FILE`; a QUOTE that is not among the quotes is a usage error."""
+    import os
+
+    default, named = None, {}
+    for value in contracts:
+        left, sep, right = value.partition("=")
+        if sep and left and right and not os.path.exists(value):
+            matches = [q for q in quotes if os.path.abspath(q) == os.path.abspath(left)]
+            if not matches:
+                _fail(f"--contract {value}: {left} is not one of the quotes ({', '.join(quotes)})")
+            named[matches[0]] = right
+        elif default is not None:
+            _fail(f"--contract {value}: a second contract for every quote (pair it with its quote: QUOTE={value})")
+        else:
+            default = value
+    return {q: named.get(q, default) for q in quotes}
+
+
+class _Results:
+    """The results of every per-contract check, as one report's `results` (for the HTML comparison)."""
+
+    def __init__(self, entries):
+        self.results = [result for _, result, _ in entries]
+
+
+def _paired(quotes, workload: str, contracts) -> tuple[list, list[str]]:
+    """Check each quote with its own contract (quotes sharing one are checked together): (report, result,
+    the contract's result or None) per quote that can be sized, in the order given, and the 'not reviewed' lines."""
+    import os
+
+    from clusterlint.check import Options, check as run_check
+
+    groups: dict = {}
+    for quote, contract in _pairs(quotes, contracts).items():
+        groups.setdefault(contract, []).append(quote)
+    found, unreviewed = {}, []
+    for contract, paths in groups.items():
+        report = run_check(Options(paths=tuple(paths), cli=_cli_values(workload=workload, contract=contract)))
+        results, skipped = _estimable(report, workload, contract)
+        unreviewed += skipped
+        paper = contract and next((r for r in report.results if os.path.abspath(r.file) == os.path.abspath(contract)), None)
+        for result in results:
+            found[os.path.abspath(result.file)] = (report, result, paper or None)
+    entries = [found[os.path.abspath(q)] for q in dict.fromkeys(quotes) if os.path.abspath(q) in found]
+    entries += [e for key, e in found.items() if e not in entries]  # a folder given as a quote: its files, in the order found
+    return entries, unreviewed
 
 
 def _first_problem(result, kind: str = "Cluster") -> str:
@@ -105,27 +154,26 @@ def _workload_model(path: str):
 @main.command()
 @click.argument("quotes", nargs=-1, required=True)
 @click.option("--workload", "-w", metavar="FILE", required=True, help="The Workload every quote is judged on.")
-@click.option("--contract", "-c", metavar="FILE", help="A contract applied to quotes that hold none.")
+@click.option("--contract", "-c", "contracts", metavar="[QUOTE=]FILE", multiple=True,
+              help="FILE: the contract of every quote that holds none; QUOTE=FILE: the contract of QUOTE (repeatable).")
 @click.option("--rank-by", type=click.Choice(["fit", "time", "cost", "score"]), default="fit", show_default=True,
               help="fit: meets deadline and budget first, then cheapest, fastest, best score.")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "html"]), default="text", show_default=True)
 @click.option("--output", "-o", metavar="FILE", help="Write the comparison to FILE instead of standard output.")
-def compare(quotes, workload, contract, rank_by, fmt, output):
+def compare(quotes, workload, contracts, rank_by, fmt, output):
     """Compare quotes side by side on one workload: score, network, storage, time, cost; ranked."""
     from clusterlint.estimate import quotes as est
     from clusterlint.reporters import compare as out
-    from clusterlint.check import Options, check as run_check
 
-    report = run_check(Options(paths=quotes, cli=_cli_values(workload=workload, contract=contract)))
-    results, unreviewed = _estimable(report, workload, contract)
-    rows = est.compare(report, results, rank_by)
+    entries, unreviewed = _paired(quotes, workload, contracts)
+    rows = est.compare(entries, rank_by)
     if not rows:
         _not_reviewed(unreviewed)
         _fail("no valid Cluster among the quotes (run clusterlint check on them)")
     if fmt == "html":
         from clusterlint.reporters.html import render_comparison
 
-        text = render_comparison(rows, report, rank_by)
+        text = render_comparison(rows, _Results(entries), rank_by)
     else:
         text = {"text": out.text, "markdown": out.markdown, "json": out.as_json}[fmt](rows, rank_by)
     if output:

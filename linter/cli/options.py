@@ -21,6 +21,20 @@ def _pairs(values, flag: str) -> list[tuple[str, str]]:
     return out
 
 
+def _param_value(flag: str, value: str):
+    """VALUE of --param read as a configuration file reads it (YAML 1.2, plain data only); a value
+    that is not, or is several documents, is exit 2 with the line and column in VALUE."""
+    from clusterlint.readers.loader import load_text
+
+    loaded = load_text(value, "VALUE")
+    if loaded.problems:
+        p = loaded.problems[0]
+        _fail(f"{flag}: VALUE is not plain YAML data (VALUE:{p.line}:{p.column}: {p.message})")
+    if len(loaded.documents) != 1:
+        _fail(f"{flag}: VALUE holds {len(loaded.documents)} YAML documents, expected one")
+    return loaded.documents[0].data
+
+
 def _selectors(values) -> list[str] | None:
     return [s.strip() for v in values for s in v.split(",") if s.strip()] or None
 
@@ -29,17 +43,12 @@ def _cli_values(workload=None, contract=None, fail_on=None, min_score=None, sele
                 param=(), per_file_ignores=(), rules=(), baseline=None, exclude=(), extend_exclude=(), max_findings_per_rule=None,
                 **_) -> dict:
     """The configuration keys given as flags (they win over configuration files)."""
-    import yaml
-
     params: dict = {}
     for name, value in _pairs(param, "--param"):
         rule_id, dot, key = name.partition(".")
         if not dot or not key:
             _fail(f"--param {name}={value}: expected RULE.param=VALUE, e.g. STO002.min_ratio=1.3")
-        try:
-            params.setdefault(rule_id, {})[key] = yaml.safe_load(value)
-        except yaml.YAMLError as exc:
-            _fail(f"--param {name}={value}: VALUE is not YAML ({getattr(exc, 'problem', None) or exc})")
+        params.setdefault(rule_id, {})[key] = _param_value(f"--param {name}={value}", value)
     levels = {}
     for name, level in _pairs(severity, "--severity"):
         if level not in ("error", "warning", "info"):
@@ -148,10 +157,31 @@ def _emit(report, formats, outputs, show_suppressed, color, render) -> None:
 
 
 def _refuse_input(path: str, inputs: dict) -> None:
-    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration)."""
-    what = inputs.get(os.path.realpath(path))
+    """Exit 2 before an output overwrites a file this run read (a spec, the workload, the configuration,
+    standard input redirected from the file): the same real path, or the same file under another name."""
+    what = inputs.get(os.path.realpath(path)) or _same_file(path, inputs)
     if what:
         _fail(f"{path}: refusing to overwrite {what} with the output; choose another file")
+
+
+def _same_file(path: str, inputs: dict) -> str | None:
+    """What `path` was read as when it is an input by identity (device and inode): standard input
+    (`check - -o FILE < FILE`), or a hard link to an input."""
+    try:
+        out = os.stat(path)
+    except OSError:  # not there (yet): not an input
+        return None
+    names = [("-", None)] if "-" in inputs else []
+    if out.st_nlink > 1:  # another name of the same file: only a hard link escapes the real-path test
+        names += [(name, name) for name in inputs if name != "-"]
+    for key, name in names:
+        try:
+            st = os.fstat(0) if name is None else os.stat(name)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return inputs[key]
+    return None
 
 
 def _write(path: str, text: str) -> None:

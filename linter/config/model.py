@@ -39,6 +39,9 @@ class Config(Strict):
     fail_on: Optional[FailOn] = Field(None, alias="fail-on", description="Lowest severity that makes the exit code 1 (default: error).")
     min_score: Optional[Score] = Field(None, alias="min-score", description="Exit 1 when a review scores below this (0-100).")
     rules: list[PathText] = Field([], description="User rule files or folders (relative to this file).")
+    plugins: list[Annotated[str, Field(min_length=1)]] = Field(
+        [], description="Installed rule plugins to load, by the name of their `clusterlint.rules` entry point; no other plugin is "
+                        "imported.")
     baseline: Optional[PathText] = Field(None, description="A baseline file: only findings not in it are reported (relative to this file).")
     exclude: Optional[list[PathText]] = Field(
         None, description="Paths a directory check skips, as gitignore-style globs relative to this file; replaces the defaults "

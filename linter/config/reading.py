@@ -111,20 +111,12 @@ def _read_toml(path: str, data: bytes):
 
 
 def read(path: str) -> "FileConfig":
-    """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint]); a
-    file that validated before, byte for byte, is taken from `config_cache`."""
+    """Read and validate one configuration file (YAML, or pyproject.toml's [tool.clusterlint])."""
     try:
         data = read_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
-    from clusterlint import config_cache
-
-    reader = "toml" if path.endswith(".toml") else "yaml"
-    file_key = config_cache.key(data, reader)
-    kept = config_cache.get(path, file_key)
-    if kept is not None:
-        return FileConfig(path, os.path.dirname(os.path.abspath(path)), *kept)
-    values, positions, keys = _read_toml(path, data) if reader == "toml" else _read_yaml(path, data)
+    values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
     from pydantic import ValidationError
 
     from clusterlint.config.model import Config
@@ -140,7 +132,6 @@ def read(path: str) -> "FileConfig":
             at = keys if at_key or "[key]" in error["loc"] else positions
             problems.append(f"{_where(path, at, loc)}: {text}")
         raise ConfigError("\n".join(problems)) from None
-    config_cache.put(path, file_key, values, positions, keys)
     return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
 
 

@@ -20,7 +20,7 @@ from clusterlint.engine.registry import AREAS, DOCUMENT_CHECK, add_rule
 from clusterlint.engine.selection import ALWAYS_ON, most_specific, select
 
 DEFAULTS = {"select": ["ALL"], "extend-select": [], "ignore": [], "severity": {}, "params": {}, "per-file-ignores": {},
-            "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "baseline": None,
+            "workload": None, "contract": None, "fail-on": "error", "min-score": None, "rules": [], "plugins": [], "baseline": None,
             "exclude": [".git", ".hg", ".svn", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
                         "__pycache__", "node_modules", "build", "dist"],
             "extend-exclude": [], "max-findings-per-rule": 100,
@@ -82,7 +82,7 @@ def _rule_ids(rules: dict) -> set:
 def resolve(config: FileConfig | None, cli: dict) -> Settings:
     """Merge defaults, a configuration file and the command line; validate selectors, severities
     and params against the rules that exist (built-in, the configuration's, and plugins')."""
-    from clusterlint.engine.registry import builtin_rules, plugin_rules, user_rules
+    from clusterlint.engine.registry import RuleError, builtin_rules, plugin_rules, user_rules
 
     file_values = {k: v for k, v in config.values.items() if v is not None} if config else {}  # `key: null` is the default, written out
     values, origins = dict(DEFAULTS), {k: "default" for k in DEFAULTS}
@@ -110,7 +110,11 @@ def resolve(config: FileConfig | None, cli: dict) -> Settings:
     if missing:
         raise ConfigError("\n".join(missing))
     rules = dict(builtin_rules())
-    for extra in (plugin_rules(), user_rules(values["rules"])):
+    try:
+        plugged = plugin_rules(values["plugins"])
+    except RuleError as exc:
+        raise ConfigError(f"{config.where('plugins') if config else 'plugins'}: {exc}") from None
+    for extra in (plugged, user_rules(values["rules"])):
         for rule in extra.values():
             add_rule(rules, rule)
     known = _rule_ids(rules)

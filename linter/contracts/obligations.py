@@ -32,6 +32,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from clusterlint.contracts.kinds import kind_of
 from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import sentence_span
 
@@ -374,8 +375,6 @@ def is_noun_or_predicate(text: str, offset: int) -> str | None:
 
 def analyse(contract, extra: dict | None = None) -> list[Reading]:
     """The reading of each clause's main clause (a definition or recital reads as itself)."""
-    from clusterlint.rules.clauses import kind_of
-
     who = parties(contract, extra)
     out = []
     for clause in contract.spec.clauses:

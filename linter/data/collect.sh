@@ -1,27 +1,68 @@
 #!/bin/sh
 # clusterlint collect: gather read-only evidence on this node for `clusterlint accept`.
-# It reads hardware state and logs; it runs no benchmark and changes nothing on the node.
-# Usage: sh collect.sh [DIR]   (default DIR: evidence; files go to DIR/$(hostname)/)
+# It reads hardware state, configuration and logs; it runs no benchmark and changes nothing on the node.
+# Usage: sh collect.sh [DIR]   (default: a new folder made by mktemp -d; files go to DIR/$(hostname)/)
+# DIR must not exist: the script creates it (mode 700) and refuses an existing path or a symbolic link,
+# so that it never writes through a link planted at its output names, even when run as root.
+# Every tool runs under `timeout` (CLUSTERLINT_TIMEOUT seconds, default 60); what timed out is listed.
 # Run nccl-tests and fio yourself (README, "After delivery") and put their output beside these files.
 set -u
-base=${1:-evidence}
+umask 077
+limit=${CLUSTERLINT_TIMEOUT:-60}
+if [ "$#" -gt 0 ]; then
+    base=$1
+    if [ -e "$base" ] || [ -L "$base" ]; then
+        printf 'clusterlint collect: %s exists already: give a new folder name (it is created fresh)\n' "$base" >&2
+        exit 2
+    fi
+    mkdir -m 700 -- "$base" || exit 2
+else
+    base=$(mktemp -d "${TMPDIR:-/tmp}/clusterlint-evidence.XXXXXX") || exit 2
+fi
 host=$(hostname 2>/dev/null || uname -n)
+case $host in
+    '' | . | .. | */*) host=node ;;
+esac
 out="$base/$host"
-mkdir -p "$out" || exit 2
+mkdir -m 700 -- "$out" || exit 2
 skipped=""
+timedout=""
+failed=""
+if command -v timeout >/dev/null 2>&1; then
+    bounded="timeout -k 5 $limit"
+else
+    bounded=""
+    printf 'clusterlint collect: timeout is not installed: a hung tool will stop the collection\n' >&2
+fi
+
+# save FILE: a fresh file in $out (set -C: never through an existing name or a link planted there)
+save() {
+    (set -C && : >"$out/$1") 2>/dev/null || {
+        printf 'clusterlint collect: %s exists already: not written\n' "$out/$1" >&2
+        return 1
+    }
+}
 
 # run FILE TOOL [ARGS...]: save TOOL's standard output in $out/FILE, or note that TOOL is absent
 run() {
     file=$1
     shift
-    if command -v "$1" >/dev/null 2>&1; then
-        if "$@" >"$out/$file" 2>/dev/null && [ -s "$out/$file" ]; then
-            printf 'collected %s\n' "$out/$file"
-        else
-            printf 'clusterlint collect: %s failed or printed nothing (kept %s for the record)\n' "$*" "$out/$file" >&2
-        fi
-    else
+    if ! command -v "$1" >/dev/null 2>&1; then
         note "$1"
+        return
+    fi
+    save "$file" || return
+    # shellcheck disable=SC2086 # $bounded is the timeout command and its options, split on purpose
+    $bounded "$@" >>"$out/$file" 2>/dev/null
+    status=$?
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        timedout="$timedout $file"
+        printf 'clusterlint collect: %s timed out after %s s (kept what it printed in %s)\n' "$*" "$limit" "$out/$file" >&2
+    elif [ "$status" -ne 0 ] || [ ! -s "$out/$file" ]; then
+        failed="$failed $file"
+        printf 'clusterlint collect: %s failed or printed nothing (kept %s for the record)\n' "$*" "$out/$file" >&2
+    else
+        printf 'collected %s\n' "$out/$file"
     fi
 }
 
@@ -33,10 +74,12 @@ note() {
     esac
 }
 
-# read FILE SOURCE: copy a readable kernel file
+# read_file FILE SOURCE: copy a readable kernel or configuration file (a regular file only)
 read_file() {
-    if [ -r "$2" ]; then
-        cat "$2" >"$out/$1" && printf 'collected %s\n' "$out/$1"
+    if [ -f "$2" ] && [ -r "$2" ]; then
+        save "$1" || return
+        # shellcheck disable=SC2086
+        $bounded cat -- "$2" >>"$out/$1" && printf 'collected %s\n' "$out/$1"
     else
         note "$2"
     fi
@@ -45,6 +88,7 @@ read_file() {
 run nvidia-smi-q.xml nvidia-smi -q -x
 run nvidia-smi-q.txt nvidia-smi -q
 run nvidia-smi-topo.txt nvidia-smi topo -m
+read_file nvidia-driver-version.txt /proc/driver/nvidia/version
 run rocm-smi.json rocm-smi --showproductname --showmeminfo vram --json
 run lscpu.json lscpu -J
 run lscpu.txt lscpu
@@ -53,13 +97,22 @@ run free.txt free -b
 run ibstat.txt ibstat
 run ibstatus.txt ibstatus
 run ibv_devinfo.txt ibv_devinfo -v
+run lspci-vvv.txt lspci -vvv
 run findmnt.json findmnt -J -o TARGET,SOURCE,FSTYPE,SIZE
 run df.txt df -T -B1
 run dmesg.txt dmesg
 run journalctl-k.txt journalctl -k --no-pager -b
 run dcgmi-diag.json dcgmi diag -r 1 -j
+run nvidia-container-cli.txt nvidia-container-cli -V
+run scontrol-show-config.txt scontrol show config
+run kubectl-gpu-operator-pods.txt kubectl get pods --all-namespaces
+read_file nccl.conf /etc/nccl.conf
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2
 fi
+if [ -n "$failed" ]; then
+    printf 'clusterlint collect: failed or empty:%s\n' "$failed" >&2
+fi
+printf 'clusterlint collect: timed out:%s\n' "${timedout:- none}" >&2
 printf 'evidence for %s is in %s; run: clusterlint accept QUOTE.yaml --evidence %s\n' "$host" "$out" "$base"

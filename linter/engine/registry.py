@@ -14,7 +14,7 @@ import sys
 from functools import cached_property, lru_cache
 from importlib import import_module
 
-AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV")
+AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SUP", "DLV", "SEC")
 KINDS = ("Cluster", "Contract", "Workload", "Evidence")  # Evidence: files from delivered nodes, given only to accept
 DOCUMENT_CHECK = "document"  # SPEC and SUP rules: raised while reading a file, not by a check
 ENTRY_POINTS = "clusterlint.rules"
@@ -246,12 +246,17 @@ def user_rules(paths) -> dict[str, Rule]:
     return rules
 
 
-@lru_cache(maxsize=1)
-def plugin_rules() -> dict[str, Rule]:
-    """Rules of installed plugins: each entry point of group `clusterlint.rules` names a package
-    whose .yaml files are rule files (their checks live in the plugin's own modules)."""
+def plugin_rules(names=()) -> dict[str, Rule]:
+    """Rules of the installed plugins the configuration names: each entry point of group
+    `clusterlint.rules` names a package whose .yaml files are rule files (their checks live in the
+    plugin's own modules)."""
+    return _plugin_rules(tuple(names))
+
+
+@lru_cache(maxsize=8)
+def _plugin_rules(names: tuple) -> dict[str, Rule]:
     rules: dict[str, Rule] = {}
-    for name, value in plugin_entry_points():
+    for name, value in plugin_entry_points(names):
         from importlib import resources  # with tempfile, shutil and random: only where a plugin is installed
 
         try:
@@ -268,26 +273,16 @@ def plugin_rules() -> dict[str, Rule]:
     return rules
 
 
-def plugin_entry_points() -> list[tuple[str, str]]:
-    """(name, value) of each installed entry point of group `clusterlint.rules`, by name.
-
-    Asking `importlib.metadata` reads every installed distribution's metadata, which a plain check
-    should not pay for on every run. So the answer is kept in the user's cache folder
-    (`clusterlint.user_cache`, entry `entry-points.json`) with the import path it was read for and
-    each folder's modification time (`user_cache.installation`): any installation, upgrade or
-    removal, or another import path, reads the metadata again.
-    """
-    from clusterlint import user_cache
-
-    key = user_cache.installation()
-    saved = user_cache.load("entry-points.json")
-    try:
-        if saved and saved["key"] == key and saved["group"] == ENTRY_POINTS:
-            return [tuple(pair) for pair in saved["entry_points"]]
-    except (KeyError, TypeError):
-        pass
+def plugin_entry_points(names) -> list[tuple[str, str]]:
+    """(name, value) of the installed `clusterlint.rules` entry points the configuration names
+    (`plugins:`), by name. Nothing is scanned or imported when it names none; a name with no entry
+    point is an error, not a silent skip."""
+    if not names:
+        return []
     from importlib.metadata import entry_points
 
-    found = sorted({(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINTS)})
-    user_cache.save("entry-points.json", {"group": ENTRY_POINTS, "key": key, "entry_points": found})
-    return found
+    found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINTS) if ep.name in names}
+    missing = [name for name in names if name not in found]
+    if missing:
+        raise RuleError(f"no installed plugin {', '.join(map(repr, missing))} (entry point group {ENTRY_POINTS})")
+    return sorted(found.items())

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from clusterlint.model import catalog
-from clusterlint.engine.findings import Finding, Related, dotted, fingerprint
+from clusterlint.model.findings import Finding, Related, dotted, fingerprint
 from clusterlint.readers.loader import Document, LoadedFile, Problem, display
 from clusterlint.engine.registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from clusterlint.engine.selection import ALWAYS_ON
@@ -75,7 +75,7 @@ class Review:
     contract: object = None
     workload: object = None
     docs: dict = field(default_factory=dict)  # kind -> Document
-    assumptions: object = None  # sizing.Assumptions under the rules in force (None: the built-in defaults)
+    rules: object = None  # the rules in force (id -> Rule): the sizing model reads its assumptions from their params
     evidence: object = None  # evidence.Evidence from delivered nodes (clusterlint accept), else None
     config: dict = field(default_factory=dict)  # the configuration's values (parties, contract-kind); {} for defaults
     known: dict = field(default_factory=dict, repr=False)  # id(accelerator) -> (it, its facts): `facts` works each out once a review
@@ -209,8 +209,8 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     """
     rules = builtin_rules() if rules is None else rules
     for review in reviews(typed, shared):
-        plan, assumed = _plan(rules, frozenset(review.docs), evidence is not None, invalid)
-        review.assumptions = assumed
+        plan = _plan(rules, frozenset(review.docs), evidence is not None, invalid)
+        review.rules = rules
         result.reviews.append(review)
         review.evidence = evidence
         review.config = config or {}
@@ -244,10 +244,9 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
 _PLANS: dict = {}  # id(rules) -> (rules, {(kinds, evidence given, invalid): plan}); rule sets are few and kept
 
 
-def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> tuple[list, object]:
+def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> list:
     """What `run_rules` does with each rule, in order, on a review of `kinds`: (rule, None) runs it,
-    (rule, (rule id, reason)) skips it; and the sizing Assumptions under `rules`. Worked out once per
-    rule set and kinds, not per file."""
+    (rule, (rule id, reason)) skips it. Worked out once per rule set and kinds, not per file."""
     held, plans = _PLANS.get(id(rules), (None, None))
     if held is not rules:
         if len(_PLANS) >= 16:
@@ -256,8 +255,6 @@ def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> 
         _PLANS[id(rules)] = (rules, plans)
     key = (kinds, with_evidence, invalid)
     if key not in plans:
-        from clusterlint.estimate.sizing import Assumptions
-
         plan = []
         for rule in rules.values():
             if rule.check == DOCUMENT_CHECK or ("Evidence" in rule.needs and not with_evidence):
@@ -269,7 +266,7 @@ def _plan(rules: dict, kinds: frozenset, with_evidence: bool, invalid: bool) -> 
                 if invalid:
                     reason += " (invalid documents are not reviewed)"
             plan.append((rule, (rule.id, reason) if reason else None))
-        plans[key] = plan, Assumptions.from_rules(rules)
+        plans[key] = plan
     return plans[key]
 
 

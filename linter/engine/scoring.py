@@ -13,7 +13,7 @@ from __future__ import annotations
 
 SEVERITY_FACTOR = {"error": 1.0, "warning": 0.5, "info": 0.0}
 GRADES = ((90, "A"), (80, "B"), (70, "C"), (60, "D"), (0, "F"))
-SCORED_AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "DLV")
+SCORED_AREAS = ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "DLV", "SEC")
 
 
 def finding_score(weight: float, severity: str) -> float:

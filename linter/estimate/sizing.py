@@ -13,8 +13,9 @@ Decisions made here once:
   matmuls in full fp32 unless TF32 is enabled (`torch.backends.cuda.matmul.allow_tf32` defaults to
   False since 1.12, https://pytorch.org/docs/stable/notes/cuda.html); int8 and int4 name a serving
   precision and train in bf16 mixed precision; others use their own column.
-- "Meets the deadline" is judged on the effective time: training time x (1 + checkpoint stall share)
-  / committed availability, the time a buyer waits. Cost is priced on the same effective time.
+- "Meets the deadline" is judged on the effective time: training time x (1 + exposed network share +
+  checkpoint stall share) / committed availability, the time a buyer waits (`network` models the network).
+  Cost (`cost`) is priced on the same effective time and the contract's term.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Assumptions(NamedTuple):
     """Documented defaults the model uses, read from the rules in force (configured params included)."""
 
     default_mfu: float
+    network: object  # network.NetworkParams (NET007's params)
 
     @classmethod
     def from_rules(cls, rules: dict) -> "Assumptions":
@@ -68,11 +70,23 @@ class Assumptions(NamedTuple):
             from clusterlint.engine.registry import builtin_rules
 
             rule = builtin_rules()["CST001"]
-        return cls(default_mfu=rule.settings.default_mfu)
+        from clusterlint.estimate.network import NetworkParams
+
+        return cls(default_mfu=rule.settings.default_mfu, network=NetworkParams.of(rules))
+
+
+_ASSUMED: dict = {}  # id(rules) -> (rules, Assumptions): rule sets are few, and each review of one set asks again
 
 
 def assumptions(review) -> Assumptions:
-    return review.assumptions or Assumptions.from_rules({})
+    """The assumptions under the rules in force on `review` (the built-in rules' when none are set)."""
+    rules = review.rules or {}
+    held = _ASSUMED.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_ASSUMED) >= 16:
+            _ASSUMED.clear()
+        held = _ASSUMED[id(rules)] = (rules, Assumptions.from_rules(rules))
+    return held[1]
 
 
 class Allocation(NamedTuple):
@@ -327,9 +341,9 @@ class Estimate(NamedTuple):
 
     training: Training
     stall: CheckpointStall | None
-    availability: Sourced | None
-    price: object | None  # a units.Money-like value with .value, .currency, .text
-    price_source: str | None
+    comms: object | None  # network.Comms: the exposed gradient traffic per step
+    availability: object | None  # figures.Figure of a fraction
+    cost: object | None  # cost.Cost
     deadline: Verdict | None
     budget: Verdict | None
     notes: tuple
@@ -343,49 +357,52 @@ class Estimate(NamedTuple):
         return self.stall.share if self.stall is not None else 0.0
 
     @property
+    def comms_share(self) -> float:
+        return self.comms.share if self.comms is not None else 0.0
+
+    @property
     def effective_seconds(self) -> float:
-        """Training time x (1 + checkpoint stall share) / availability (1 when the contract states none)."""
+        """Training time x (1 + exposed network share + checkpoint stall share) / availability (1 when none is stated)."""
         avail = self.availability.value if self.availability is not None else 1.0
-        return self.training.seconds * (1 + self.stall_share) / avail
+        return self.training.seconds * (1 + self.comms_share + self.stall_share) / avail
 
     @property
     def adjusted(self) -> bool:
-        """Whether checkpoint stalls or availability make the effective time differ from the training time."""
-        return self.stall is not None or self.availability is not None
+        """Whether the network, checkpoint stalls or availability make the effective time differ from the training time."""
+        return self.stall is not None or self.availability is not None or self.comms is not None
 
     @property
     def effective_formula(self) -> str:
+        """Only the terms counted: a network or checkpoint term that is unknown is named in the notes, never shown as 0%."""
         avail = self.availability.value if self.availability is not None else 1.0
-        return (f"{units.human(self.training.seconds, 'duration')} x (1 + {self.stall_share:.2%} checkpoints) / "
-                f"{avail:.2%} availability")
+        terms = ([f"{self.comms_share:.2%} network"] if self.comms is not None else []) + (
+            [f"{self.stall_share:.2%} checkpoints"] if self.stall is not None else [])
+        time = units.human(self.training.seconds, "duration")
+        return f"{time} x ({' + '.join(['1', *terms])}) / {avail:.2%} availability" if terms else f"{time} / {avail:.2%} availability"
 
     @property
     def hours(self) -> float:
         return self.effective_seconds / 3600
 
     @property
-    def cost(self) -> float | None:
-        return None if self.price is None else self.accelerators * self.hours * self.price.value
-
-    @property
-    def cost_formula(self) -> str | None:
-        return None if self.price is None else f"{self.accelerators} x {fmt(self.hours)} h x {self.price.text}"
-
-    @property
     def evidence(self) -> tuple:
         out = self.training.throughput.evidence
+        if self.comms is not None:
+            out += (f"network {self.comms_share:.2%} of compute = {self.comms.formula}",) + self.comms.evidence
         if self.stall is not None:
             out += (f"checkpoint stall {self.stall_share:.2%}: {units.human(self.stall.size.value, 'size')} ({self.stall.size.source}) / "
                     f"{units.human(self.stall.bandwidth * 8, 'byte_rate')} (spec) every {units.human(self.stall.interval, 'duration')}",)
         if self.availability is not None:
-            out += (f"availability {self.availability.value:.2%}: {self.availability.source}",)
-        if self.price is not None:
-            out += (f"price {self.price.text} per accelerator-hour: {self.price_source}",)
+            out += (f"availability {self.availability.value:.2%}: {self.availability.evidence}",)
+        if self.cost is not None:
+            out += self.cost.evidence
         return out
 
 
 def estimate(review) -> Estimate | None:
     """The estimate of one review (None for inference; Skip when the training time is unknown)."""
+    from clusterlint.estimate import cost as costing, network
+
     run = training(review)
     if run is None:
         return None
@@ -395,30 +412,35 @@ def estimate(review) -> Estimate | None:
     except Skip as exc:
         stall = None
         notes.append(f"checkpoint overhead not counted: {exc}")
-    availability = price = where = None
+    try:
+        comms = network.comms(review, run.throughput, assumptions(review).network)
+    except Skip as exc:
+        comms = None
+        notes.append(f"network time not counted: {exc}")
+    availability = None
     if review.contract is not None:
-        from clusterlint.rules.clauses import availability as committed, hourly_price  # contract readers
+        from clusterlint.contracts import figures
 
-        found = committed(review.contract)
-        availability = Sourced(found[0], f"contract {found[1]}") if found else None
-        found = hourly_price(review.contract)
-        if found is not None:
-            price, where = found[0], f"contract {found[1]}"
+        found = figures.availability(review.contract)
+        if isinstance(found, figures.Unplaced):
+            notes.append(found.text)
+        else:
+            availability = found
     if availability is None:
         notes.append("availability not counted: no contract states one (assumed 100%)")
-    if price is None:
-        notes.append("cost unknown: no contract states a price per accelerator-hour")
-    est = Estimate(run, stall, availability, price, where, None, None, ())
+    est = Estimate(run, stall, comms, availability, None, None, None, ())
+    bill, why = costing.cost(review, est)
+    notes.extend(why)
     spec = review.workload.spec
     deadline = budget = None
     if spec.deadline is not None:
         limit = spec.deadline.value
         ok = est.effective_seconds <= limit
         deadline = Verdict(ok, est.effective_seconds, limit, f"{'yes' if ok else 'no'} ({units.human(limit, 'duration')})")
-    if spec.budget is not None and price is not None:
-        if price.currency == spec.budget.currency:
-            ok = est.cost <= spec.budget.value
-            budget = Verdict(ok, est.cost, spec.budget.value, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})")
+    if spec.budget is not None and bill is not None:
+        if bill.currency == spec.budget.currency:
+            ok = bill.owed <= spec.budget.value
+            budget = Verdict(ok, bill.owed, spec.budget.value, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})")
         else:
-            notes.append(f"budget not compared: price in {price.currency}, budget in {spec.budget.currency}; clusterlint does not convert currencies")
-    return Estimate(run, stall, availability, price, where, deadline, budget, tuple(notes))
+            notes.append(f"budget not compared: price in {bill.currency}, budget in {spec.budget.currency}; clusterlint does not convert currencies")
+    return Estimate(run, stall, comms, availability, bill, deadline, budget, tuple(notes))

@@ -79,8 +79,38 @@ def load() -> dict[str, AcceleratorFacts]:
     return catalog
 
 
+# words a product name may start with that name its vendor or brand, not the part
+_VENDOR_WORDS = re.compile(r"^(?:nvidia|amd instinct|amd|intel|google cloud|google|aws|tesla)\b\s*")
+
+
+def _fold(name: str) -> str:
+    """A name as `resolve` compares it: lower case, a leading vendor word dropped, only letters and digits."""
+    return re.sub(r"[^a-z0-9]", "", _VENDOR_WORDS.sub("", name.strip().lower()))
+
+
+@lru_cache(maxsize=1)
+def _names() -> dict[str, str]:
+    from clusterlint._generated.builtin_data import ACCELERATORS as raw
+
+    names = {}
+    for ident, entry in raw["accelerators"].items():
+        for name in (ident, *entry.get("aliases", ())):
+            names.setdefault(_fold(name), ident)
+    return names
+
+
+def resolve(name: str) -> str | None:
+    """The catalog id a name means: the id itself, or one of the names buyers and tools write for the
+    part (`H200-SXM`, `NVIDIA H100 80GB HBM3`, `NVIDIA A100-SXM4-80GB`, `AMD Instinct MI300X`), matched
+    without regard to case, spaces, hyphens or a leading vendor word; None when no part answers to it."""
+    if name in load():
+        return name
+    return _names().get(_fold(name)) if isinstance(name, str) else None
+
+
 def lookup(model: str) -> AcceleratorFacts | None:
-    return load().get(model)
+    ident = resolve(model)
+    return load()[ident] if ident is not None else None
 
 
 def for_accelerator(accelerator) -> AcceleratorFacts | None:

@@ -64,14 +64,26 @@ def _instance_enum(schema: dict) -> None:
     schema["anyOf"] = [{"enum": list(ids())}, {"type": "null"}]
 
 
+def _system_enum(schema: dict) -> None:
+    """The schema lists the system ids, as `_instance_enum` does the instance ids."""
+    from clusterlint.model.instances import SYSTEM, ids
+
+    schema["anyOf"] = [{"enum": list(ids(SYSTEM))}, {"type": "null"}]
+
+
 class NodePool(Strict):
-    model_config = _requiring("anyOf", accelerator="object", instance="string")
+    model_config = _requiring("anyOf", accelerator="object", instance="string", system="string")
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
     instance: Optional[str] = Field(
         None, json_schema_extra=_instance_enum,
         description="Cloud instance type (see `clusterlint catalog --instances`) whose published accelerator, cpu, memory, "
         "local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the instance's.",
+    )
+    system: Optional[str] = Field(
+        None, json_schema_extra=_system_enum,
+        description="Server or rack reference design (see linter/data/systems.yaml), e.g. nvidia/dgx-b200, whose published accelerator, "
+        "cpu, memory, local_storage and network figures fill those the spec leaves out; a field the spec writes replaces the system's.",
     )
     spares: Optional[NonNegative] = Field(None, description="Hot spare nodes included in the price, beyond `count`; 0 = none, absent = not stated (SPEC006 asks).")
     accelerator: Optional[Accelerator] = Field(None, description="The node's accelerators; required unless `instance` gives them.")
@@ -147,6 +159,19 @@ class Network(Strict):
     inter_node: Optional[InterNode] = None
 
 
+DurabilityLevel = Literal["none", "single-copy", "raid", "replicated", "erasure-coded", "cross-zone", "cross-region"]
+
+
+class DataProtection(Strict):
+    """What keeps a storage system's data when hardware fails (ClusterMAX storage criteria)."""
+
+    durability: Optional[DurabilityLevel] = Field(
+        None, description="How the data survives a failed server or drive: none or single-copy (lost with it), raid, replicated, "
+                          "erasure-coded, cross-zone or cross-region copies.")
+    snapshots: Optional[Flag] = Field(None, description="Whether point-in-time snapshots are offered.")
+    backup: Optional[Flag] = Field(None, description="Whether the provider backs the data up off the system.")
+
+
 StorageType = Literal[
     "lustre", "gpfs", "weka", "vast", "ddn", "beegfs", "daos", "nfs", "cephfs", "smb", "efs", "filestore", "object", "local-nvme",
     "distributed-fs",
@@ -182,12 +207,45 @@ class Storage(Strict):
     purpose: list[Literal["datasets", "checkpoints", "code", "home", "scratch", "logs"]] = Field(
         default_factory=_no_items, description="What it holds."
     )
+    protection: Optional[DataProtection] = Field(None, description="Durability, snapshots and backup of the data; absent = not stated.")
 
     @model_validator(mode="after")
     def _posix_mount(self):
         if self.posix_mount is not None and self.type != "object":
             raise PydanticCustomError("posix_mount", f"posix_mount applies to object stores; {self.type} is already a filesystem")
         return self
+
+
+class ServiceNodes(Strict):
+    """CPU-only nodes beside the accelerator pools: a Slurm login or controller node, storage servers."""
+
+    name: str = Field(min_length=1, description="Name of the group.")
+    role: Literal["login", "controller", "head", "storage", "management"] = Field(
+        description="What the nodes do: login, controller (slurmctld, the Kubernetes control plane), head (login and controller), storage, management.")
+    count: Positive = Field(description="Nodes in the group.")
+    cpu: Optional[Cpu] = None
+    memory: Optional[Size] = Field(None, description="Host RAM per node.")
+
+
+Attestation = Literal["soc2-type2", "soc2-type1", "soc1-type2", "iso27001", "iso27017", "iso27018", "hipaa", "pci-dss", "fedramp", "gdpr"]
+
+
+class Certificate(Strict):
+    standard: Attestation = Field(description="The attestation or certification, e.g. soc2-type2, iso27001.")
+    scope: Optional[str] = Field(None, description="What it covers as the report states it, e.g. 'GPU cloud, InfiniBand fabric, data centres FRA1'.")
+    date: Optional[str] = Field(None, description="Date of the report or certificate as written, e.g. 2026-03-31.")
+
+
+Isolation = Literal["infiniband-pkeys", "vlan", "vrf", "vxlan", "sr-iov", "ufm-secured-profile", "dedicated-switches"]
+
+
+class Security(Strict):
+    attestations: list[Certificate] = Field(default_factory=_no_items, description="Security attestations of the provider; [] = none.")
+    tenant_isolation: Optional[list[Isolation]] = Field(
+        None, description="How tenants are kept apart on a shared fabric: InfiniBand partition keys, VLANs or VRFs on RoCE/Ethernet; [] = none.")
+
+
+Monitoring = Literal["dcgm-exporter", "xid-alerts", "prometheus", "grafana", "node-exporter", "ib-port-counters", "nvlink-errors"]
 
 
 class Software(Strict):
@@ -197,6 +255,8 @@ class Software(Strict):
     root_access: Optional[Flag] = None
     os: Optional[str] = None
     proprietary: list[str] = Field(default_factory=_no_items, description="Proprietary tools or services you must use to run on this cluster.")
+    monitoring: Optional[list[Monitoring]] = Field(
+        None, description="Monitoring the customer can see: dcgm-exporter metrics, Xid error alerts, dashboards; [] = none, absent = not stated.")
 
 
 class Location(Strict):
@@ -210,6 +270,9 @@ class ClusterSpec(Strict):
     storage: Optional[list[Storage]] = Field(None, description="Storage systems; [] = none, absent = not stated (SPEC006 asks).")
     software: Software = Field(default_factory=Software)
     location: Optional[Location] = None
+    service_nodes: Optional[list[ServiceNodes]] = Field(
+        None, description="CPU-only nodes (login, controller, storage, management) beside the accelerator pools; [] = none, absent = not stated.")
+    security: Optional[Security] = Field(None, description="Security attestations and tenant isolation; absent = not stated.")
 
 
 class ClusterMetadata(Strict):

@@ -61,6 +61,12 @@ KIND_HINTS = {
 }
 
 
+# the largest value read, in base units: far above any real figure (10^60 bytes, bits per second, seconds,
+# dollars), and low enough that the products and sums the rules form (count x rate x hours) stay finite
+MAX_VALUE = 1e60
+BASE_UNITS = {"size": " bytes", "rate": " bits per second", "count": "", "duration": " seconds", "money": ""}
+
+
 class UnitError(ValueError):
     """The text is not a valid quantity of the expected kind."""
 
@@ -150,12 +156,17 @@ def parse(text: object, kind: str) -> Quantity:
     if number == 0 and kind in POSITIVE:
         raise UnitError(f"{raw!r} is zero: state the figure, or leave the key out when there is none")
     if kind == "money":
-        return Quantity(number, kind, raw, currency=m.group(2), per=m.group(3) or "")
-    if kind == "percent":
-        return Quantity(number / 100, kind, raw, "%")
-    unit = m.group(2) or ""
-    table = {"size": SIZE_UNITS, "rate": RATE_UNITS, "count": COUNT_SUFFIXES, "duration": DURATION_UNITS}[kind]
-    return Quantity(number * table[unit], kind, raw, unit)
+        quantity = Quantity(number, kind, raw, currency=m.group(2), per=m.group(3) or "")
+    elif kind == "percent":
+        quantity = Quantity(number / 100, kind, raw, "%")
+    else:
+        unit = m.group(2) or ""
+        table = {"size": SIZE_UNITS, "rate": RATE_UNITS, "count": COUNT_SUFFIXES, "duration": DURATION_UNITS}[kind]
+        quantity = Quantity(number * table[unit], kind, raw, unit)
+    if quantity.value > MAX_VALUE:  # 1.7e308EiB is inf in bytes, and a product of two figures near the limit would be
+        limit = f"{MAX_VALUE * 100:g}%" if kind == "percent" else f"{MAX_VALUE:g}{BASE_UNITS[kind] or (' ' + quantity.currency).rstrip()}"
+        raise UnitError(f"{raw!r} is out of range: over {limit}, far beyond any real figure")
+    return quantity
 
 
 def _trim(number: float) -> str:

@@ -7,7 +7,7 @@ models directly keeps jsonschema out of the start-up path of every pre-commit ru
 
 from __future__ import annotations
 
-from clusterlint.engine.findings import dotted
+from clusterlint.model.findings import dotted
 from clusterlint.readers.loader import Document, Problem
 
 KIND_NAMES = ("Cluster", "Contract", "Workload")
@@ -82,7 +82,7 @@ def message(error: dict, model_cls) -> tuple[str, str, bool]:
 
 def _names_instance(data) -> bool:
     pools = data.get("spec", {}).get("node_pools") if isinstance(data.get("spec"), dict) else None
-    return isinstance(pools, list) and any(isinstance(p, dict) and "instance" in p for p in pools)
+    return isinstance(pools, list) and any(isinstance(p, dict) and ("instance" in p or "system" in p) for p in pools)
 
 
 def validate(doc: Document):

@@ -58,7 +58,8 @@ def load(path: str) -> Counter:
         data = read_file(path)
         if len(data) > MAX_BYTES:
             raise BaselineError(f"{path}: baseline is over the {MAX_BYTES // 2**20} MiB limit")
-        document = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        document = json.loads(text, parse_int=lambda digits: _integer(digits, text, path))
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read baseline ({exc.strerror}); write one with --write-baseline {path}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -74,6 +75,16 @@ def load(path: str) -> Counter:
             raise BaselineError(f"{path}: findings[{i}]: expected rule, file and fingerprint")
         keys[(entry["rule"], entry["file"], entry["fingerprint"])] += 1
     return keys
+
+
+def _integer(digits: str, text: str, path: str) -> int:
+    """A JSON integer; one too long to be a count (Python refuses over 4,300 digits) is an error at its place."""
+    if len(digits) > 64:
+        at = text.find(digits)
+        line = text.count("\n", 0, at) + 1
+        column = at - text.rfind("\n", 0, at)
+        raise BaselineError(f"{path}:{line}:{column}: not a clusterlint baseline: a number of {len(digits):,} digits")
+    return int(digits)
 
 
 def split(findings, keys: Counter, path: str) -> tuple[list, list]:

@@ -102,6 +102,8 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_EXPECTED = {"tag:yaml.org,2002:bool": "expected true or false",
+             "tag:yaml.org,2002:timestamp": "expected a date or a time, such as 2025-01-31 or 2025-01-31T09:30:00Z"}
 _END = object()
 _NUMERIC_START = tuple("0123456789+-.")  # every YAML 1.1 or 1.2 number starts with one of these
 _SAME_IN_BOTH = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")  # 8, -3, 0.8: the same number in YAML 1.1 and 1.2
@@ -478,12 +480,16 @@ def _scalar(tag: str | None, implicit: bool, plain: bool, text: str) -> tuple:
         return text, "", ""
     if tag not in _SCALAR_TAGS:
         return None, f"tag {tag!r} is not allowed: clusterlint reads plain YAML data only", ""
+    if tag == _NULL and text not in ("", "~", "null", "Null", "NULL"):  # PyYAML reads any text as null
+        return None, f"{text!r} cannot be read as null: expected null, ~ or nothing", ""
     constructor = yaml.constructor.SafeConstructor()
     try:
         value = _int(text) if tag == _SCALAR_INT else text if tag == _SCALAR_STR \
             else constructor.yaml_constructors[tag](constructor, yaml.ScalarNode(tag, text))
     except (yaml.constructor.ConstructorError, ValueError, OverflowError) as exc:  # 2024-02-30, !!int "0xZZ"
         return None, f"{text!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {getattr(exc, 'problem', None) or exc}", ""
+    except (KeyError, AttributeError):  # !!bool maybe, !!timestamp x: PyYAML looks them up without checking
+        return None, f"{text!r} cannot be read as {tag.rsplit(':', 1)[-1]}: {_EXPECTED.get(tag, 'not a valid value')}", ""
     ambiguous = _yaml_11_reading(tag, text, value) if plain_number and not _SAME_IN_BOTH.fullmatch(text) else ""
     if isinstance(value, (datetime.date, datetime.datetime)):
         value = value.isoformat()  # as JSON Schema sees it: a string with format date

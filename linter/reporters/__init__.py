@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
-from clusterlint.engine.findings import ORDER
+from clusterlint.model.findings import ORDER
 
 FORMATS = ("text", "json", "jsonl", "sarif", "github", "markdown", "junit", "html")
 STREAMS = {"text": "TextStream", "github": "GithubStream", "jsonl": "JsonlStream"}  # formats written file by file

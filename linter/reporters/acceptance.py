@@ -1,14 +1,17 @@
 """`clusterlint accept --format markdown|html`: a report a buyer sends back to the vendor.
 
-Each shortfall with the promised figure (the quote or contract line), the measured figure, the
-evidence (file:line) and the contract's acceptance clause; what was not evidenced; and a table of
-what each node's evidence shows."""
+The verdict (accepted / not accepted, the blocking findings counted); each blocking finding with the
+promised figure (the quote or contract line), the measured figure and the evidence (file:line); what
+to collect again; every finding the buyer's configuration or baseline suppressed, and every inline
+suppression in the documents that was ignored; the contract's acceptance clause; and a table of what
+each node's evidence shows."""
 
 from __future__ import annotations
 
-import html as html_module
+import re
 
 from clusterlint.model import units
+from clusterlint.reporters.escape import html as escape_html
 from clusterlint.reporters.markdown import cell
 from clusterlint.reporters.text import location
 
@@ -49,51 +52,58 @@ def _nodes(evidence) -> list[list[str]]:
 NODE_HEADER = ["node", "files read", "accelerators", "model", "accelerator memory", "driver", "cores", "host memory", "fabric ports active", "health failures"]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _clean(text: str) -> str:
+    """Control characters from evidence or documents shown as \\xNN, never passed to a terminal or page."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
 def _data(report):
-    dlv = [f for f in report.findings if f.rule.startswith("DLV")]
-    shortfalls = [f for f in dlv if f.severity != "info" and f.rule != "DLV009"]
-    rows = [[f"{f.rule} {f.name}", _promise(f), f.message, "; ".join(f.evidence)] for f in shortfalls]
-    missing = [f"{location(f)}: {f.message}" for f in dlv if f.severity == "info"]
-    unread = [f"{'; '.join(f.evidence)}: {f.message}" for f in dlv if f.rule == "DLV009"]
-    others = len(report.findings) - len(dlv)
-    return shortfalls, rows, missing, unread, others
+    verdict = report.verdict
+    rows = [[f"{f.rule} {f.name}", _promise(f), f"[{f.severity}] {f.message}", "; ".join(f.evidence) or "-"] for f in verdict.blocking]
+    again = sorted({e.split(": ", 1)[0].rsplit(":", 2)[0] for f in verdict.blocking if f.rule == "DLV009" for e in f.evidence}
+                   | {f"{f.message.split(' is not evidenced', 1)[0]}: {f.message.split(': ', 1)[1]}" for f in verdict.blocking if "is not evidenced" in f.message})
+    quieted = [f"{s.finding.rule} {location(s.finding)}: {s.finding.message} ({s.justification})" for s in verdict.suppressed]
+    ignored = [f"{s.finding.rule} {location(s.finding)}: {s.finding.message} (the comment on line {s.line}: {s.justification})"
+               for s in verdict.ignored_comments]
+    return rows, again, quieted, ignored
 
 
 def render(fmt: str, report) -> str:
-    shortfalls, rows, missing, unread, others = _data(report)
+    rows, again, quieted, ignored = _data(report)
     quote = report.results[0].file if report.results else "?"
-    verdict = (f"Not accepted: {len(shortfalls)} shortfall{'s' if len(shortfalls) != 1 else ''} against the quote and contract."
-               if shortfalls else "No shortfall found in the evidence given.")
-    clause = _clause(report)
+    line = report.verdict.line()
+    verdict = line[0].upper() + line[1:]
     header = ["rule", "promised (where)", "measured", "evidence"]
     sections = [
-        ("Shortfalls", header, rows, "None."),
-        ("Not evidenced (no evidence given; not a shortfall)", None, missing, "Every quoted figure checked had evidence."),
-        ("Evidence not read", None, unread, "Every evidence file was read."),
+        ("Blocking findings", header, rows, "None."),
+        ("What to collect again", None, again, "Nothing: every quoted figure had readable evidence."),
+        ("Suppressed by the buyer (configuration or baseline)", None, quieted, "None."),
+        ("Inline suppressions in the documents (ignored)", None, ignored, "None."),
         ("Per node", NODE_HEADER, _nodes(report.evidence), "No node evidence."),
     ]
-    note = f"{others} other finding{'s' if others != 1 else ''} on the documents themselves: see clusterlint check {quote}." if others else ""
-    return (_markdown if fmt == "markdown" else _html)(quote, verdict, clause, sections, note)
+    return (_markdown if fmt == "markdown" else _html)(quote, verdict, _clause(report), sections)
 
 
-def _markdown(quote, verdict, clause, sections, note) -> str:
-    out = [f"# Acceptance report: `{cell(quote)}`", "", f"**{cell(verdict)}**", "", f"Contract clause: {cell(clause)}", ""]
+def _markdown(quote, verdict, clause, sections) -> str:
+    cell_ = lambda text: cell(_clean(text))  # noqa: E731
+    out = [f"# Acceptance report: `{cell_(quote)}`", "", f"**{cell_(verdict)}**", "", f"Contract clause: {cell_(clause)}", ""]
     for title, header, items, empty in sections:
         out += [f"## {title}", ""]
         if not items:
             out += [empty, ""]
         elif header:
             out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in items] + [""]
+            out += ["| " + " | ".join(cell_(c) for c in row) + " |" for row in items] + [""]
         else:
-            out += [f"- {cell(item)}" for item in items] + [""]
-    if note:
-        out += [cell(note), ""]
+            out += [f"- {cell_(item)}" for item in items] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _html(quote, verdict, clause, sections, note) -> str:
-    e = html_module.escape
+def _html(quote, verdict, clause, sections) -> str:
+    e = escape_html
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">", f"<title>Acceptance report: {e(quote)}</title>",
            "<style>body{font-family:sans-serif;max-width:72rem;margin:2rem auto}table{border-collapse:collapse}"
            "td,th{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}</style></head><body>",
@@ -108,7 +118,5 @@ def _html(quote, verdict, clause, sections, note) -> str:
             out.append("</table>")
         else:
             out.append("<ul>" + "".join(f"<li>{e(i)}</li>" for i in items) + "</ul>")
-    if note:
-        out.append(f"<p>{e(note)}</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"

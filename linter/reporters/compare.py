@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 from clusterlint.model import units
-from clusterlint.estimate.quotes import RANKING
+from clusterlint.estimate.quotes import RANKING, recommendation
 
 COLUMNS = (  # key, header, best-marker key
     ("rank", "#", None), ("name", "quote", None), ("score", "score", "score"), ("issues", "errors/warnings", "errors"),
     ("accelerators", "accelerators", None), ("per_accelerator", "inter-node/accel", "per_accelerator"),
     ("headroom", "storage headroom", "headroom"), ("time", "time to train", "time"), ("cost", "cost", "cost"),
     ("verdict", "deadline/budget", None), ("lockin", "lock-in", None), ("contract", "contract flags", None),
+    ("not_run", "not run", None),
 )
 
 
@@ -31,6 +32,7 @@ def cells(row) -> dict:
         "verdict": verdict,
         "lockin": ", ".join(row.lockin) or "-",
         "contract": ", ".join(row.contract_flags) or "-",
+        "not_run": ", ".join(row.not_run) or "-",
     }
 
 
@@ -45,6 +47,10 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
 
 
+def _figure_lines(row) -> list:
+    return [*row.estimate.lines.values(), *row.figures.values()]
+
+
 def _notes(rows) -> list[str]:
     out = []
     for row in rows:
@@ -55,22 +61,22 @@ def _notes(rows) -> list[str]:
 
 def text(rows, rank_by: str) -> str:
     out = _table([h for _, h, _ in COLUMNS], [_marked(r) for r in rows])
-    out += ["", "* best in its column. Time is the effective time: training time x (1 + checkpoint overhead) / availability.",
+    out += ["", "* best in its column. Time is the effective time: training time x (1 + exposed network share + checkpoint stall share) / availability; cost is what is owed.",
+            "Score and errors count each quote's findings and its contract's; 'not run': areas no rule could judge (no grade, not 100).",
             f"Ranking ({rank_by}): {RANKING[rank_by]}."]
     if rows:
-        out.append(f"Recommended: {rows[0].name} ({rows[0].file}).")
+        out.append(recommendation(rows, rank_by))
     notes = _notes(rows)
     if notes:
         out += ["", "Unknown figures:"] + notes
     for row in rows:
-        out += ["", f"{row.name} ({row.file}):"]
-        out += [f"  {line.label}: {line.text}" + (f" = {line.how}" if line.how else "") for line in row.estimate.lines.values()]
+        out += ["", f"{row.name} ({row.file}" + (f", contract {row.contract}" if row.contract else "") + "):"]
+        out += [f"  {line.label}: {line.text}" + (f" = {line.how}" if line.how else "") for line in _figure_lines(row)]
     return "\n".join(out) + "\n"
 
 
 def markdown(rows, rank_by: str) -> str:
     from clusterlint.reporters.escape import markdown as cell
-    from clusterlint.reporters.escape import markdown_code as code
 
     out = ["# clusterlint comparison", "", "| " + " | ".join(h for _, h, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for row in rows:
@@ -78,7 +84,7 @@ def markdown(rows, rank_by: str) -> str:
         out.append("| " + " | ".join(cell(values[k]) + (" **best**" if b and b in row.best else "") for k, _, b in COLUMNS) + " |")
     out += ["", f"Ranking ({rank_by}): {RANKING[rank_by]}."]
     if rows:
-        out.append(f"Recommended: **{cell(rows[0].name)}** ({code(rows[0].file)}).")
+        out.append(cell(recommendation(rows, rank_by)).replace(cell(rows[0].name), f"**{cell(rows[0].name)}**", 1))
     notes = _notes(rows)
     if notes:
         out += ["", "Unknown figures:", ""] + [f"- {cell(n.strip())}" for n in notes]
@@ -90,11 +96,14 @@ def as_json(rows, rank_by: str) -> str:
         "rank_by": rank_by,
         "ranking": RANKING[rank_by],
         "quotes": [{
-            "rank": r.rank, "file": r.file, "name": r.name, "score": r.card, "findings": r.counts,
+            "rank": r.rank, "file": r.file, "name": r.name, "contract": r.contract, "score": r.card, "findings": r.counts,
+            "errors": r.errors, "not_run": r.not_run,
             "inter_node_per_accelerator_bps": r.per_accelerator, "storage_headroom": r.headroom,
             "lockin": r.lockin, "contract_flags": r.contract_flags, "best": sorted(r.best),
-            "estimate": {k: line.as_json() for k, line in r.estimate.lines.items()}, "notes": r.estimate.notes,
+            "estimate": {k: line.as_json() for k, line in r.estimate.lines.items()},
+            "figures": {k: line.as_json() for k, line in r.figures.items()}, "notes": r.estimate.notes,
         } for r in rows],
+        "recommendation": recommendation(rows, rank_by),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")  # C0, C1, line separators, bidi controls
+_CONTROL_NOT_LAYOUT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")  # _CONTROL less tab and newline, and lone surrogates
 _XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -34,8 +35,9 @@ def terminal_line(text: str) -> str:
 
 
 def github_data(text: str) -> str:
-    """The message of a workflow command: %, CR and LF encoded, so no text starts a new command."""
-    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message of a workflow command: %, CR and LF encoded, so no text starts a new command, and
+    the other control characters (escape sequences, bidi overrides) written as visible escapes."""
+    return terminal(str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def github_property(text: str) -> str:
@@ -67,6 +69,15 @@ def markdown_code(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def html(text: str) -> str:
+    """Text for HTML, in an element or a quoted attribute: markup escaped, and control characters
+    (which HTML forbids, and which would act in a terminal showing the file) written as visible escapes."""
+    from html import escape
+
+    text = str(text)
+    return escape(text if text.isprintable() else _CONTROL_NOT_LAYOUT.sub(lambda m: _visible(m.group(0)), text))
 
 
 def xml(text: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from clusterlint.engine.findings import RANK
+from clusterlint.model.findings import RANK
 from clusterlint.reporters import markdown, more_line, stream
-from clusterlint.reporters.escape import github_data, github_property
+from clusterlint.reporters.escape import github_data, github_property, terminal
 from clusterlint.reporters.stream import Stream
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -60,9 +60,22 @@ class GithubStream(Stream):
 
             report = Report(results=[self.results[i] for i in sorted(self.results)], not_specs=self.not_specs,
                             show_skipped=self.show_skipped, show_suppressed=self.show_suppressed)
-            with open(self.summary, "a", encoding="utf-8") as handle:
-                handle.write(markdown.render(report) + (f"\n> {note}; every finding is listed above.\n" if note else ""))
+            _append_summary(self.summary, markdown.render(report) + (f"\n> {note}; every finding is listed above.\n" if note else ""))
         return "\n".join(lines) + "\n"
+
+
+def _append_summary(path: str, text: str) -> None:
+    """Add the review to the job summary; a summary that cannot be written (a folder, a missing
+    folder, no permission) is a warning on standard error: the annotations and the exit code stand."""
+    import sys
+
+    try:  # O_NONBLOCK: a FIFO nobody reads is an error (ENXIO), not a hang
+        with open(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666), "a", encoding="utf-8",
+                  errors="backslashreplace") as handle:
+            handle.write(text)
+    except OSError as exc:
+        sys.stderr.write(f"clusterlint: warning: {terminal(path)}: cannot write the job summary ($GITHUB_STEP_SUMMARY): "
+                         f"{exc.strerror or exc}\n")
 
 
 def render(report) -> str:

@@ -6,7 +6,7 @@ comes from a spec (names, messages, file names) is escaped.
 
 from __future__ import annotations
 
-from html import escape
+from clusterlint.reporters.escape import html as escape
 
 from clusterlint.engine.scoring import SCORED_AREAS
 from clusterlint.reporters import listed, more_line

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from clusterlint.engine.findings import RANK
+from clusterlint.model.findings import RANK
 from clusterlint.engine.registry import builtin_rules
 from clusterlint.reporters import listed, more_line
 from clusterlint.reporters.escape import xml

@@ -15,7 +15,7 @@ ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
 AREA_NAMES = {
     "SPEC": "Spec validity", "ACC": "Accelerators", "NET": "Network", "STO": "Storage", "CPU": "CPU and memory",
     "REL": "Reliability", "SW": "Software", "LCK": "Lock-in", "CON": "Contract", "CST": "Cost and time", "UNI": "Units",
-    "DLV": "Delivery (clusterlint accept)",
+    "DLV": "Delivery (clusterlint accept)", "SEC": "Security",
 }
 ESTIMATES = ("CST001",)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from clusterlint.engine.findings import ORDER
+from clusterlint.model.findings import ORDER
 from clusterlint.engine.scoring import scorecard
 from clusterlint.reporters import more_line, stream
 from clusterlint.reporters.escape import terminal, terminal_line

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -25,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from clusterlint import __version__
 from clusterlint.model import units
-from clusterlint.engine.findings import Finding
+from clusterlint.model.findings import Finding
 from clusterlint.readers.file_kinds import YAML_SUFFIXES, is_prose
 from clusterlint.check import Options, UsageError, check
 
@@ -39,6 +40,7 @@ _DECIMAL_BYTE_RATE = re.compile(r"^(?P<number>[0-9.eE+-]+)\s*(?P<prefix>[KMGT])B
 
 server = LanguageServer("clusterlint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
 _pending: dict[str, asyncio.Task] = {}
+_too_big: dict[str, str] = {}  # uri -> why its buffer was emptied (over the size limit)
 
 
 class Outcome:
@@ -54,7 +56,7 @@ def lint(path: str, text: str) -> Outcome:
     from clusterlint.engine.registry import RuleError
 
     try:
-        report = check(Options(paths=(path,), buffers={path: text.encode("utf-8")}))
+        report = check(Options(paths=(path,), buffers={path: _encoded(text)}))
     except (UsageError, RuleError, ConfigError) as exc:
         return Outcome(error=str(exc))
     except Exception as exc:  # as check's last line of defence: said in the editor, never a silent pass
@@ -63,6 +65,22 @@ def lint(path: str, text: str) -> Outcome:
     results = [r for r in report.results if os.path.abspath(r.file) == mine]
     rules = results[0].settings.rules if results and results[0].settings else report.rules
     return Outcome([f for r in results for f in r.findings], rules)
+
+
+def _encoded(text: str) -> bytes:
+    """The buffer as the file's bytes: a byte that was not UTF-8 (see framing) is that byte again,
+    a lone surrogate from the client stays one (invalid UTF-8), so that the loader reports either as
+    a finding at its place instead of the encoding failing."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _opened(ls: LanguageServer, uri: str):
+    """The client's open buffer at `uri`, or None: the server never reads a document from disk
+    (pygls would, for a never-opened URI, and a FIFO there would block it)."""
+    return ls.workspace.text_documents.get(unquote(uri))
 
 
 def wanted(path: str, text: str) -> bool:
@@ -107,17 +125,40 @@ def diagnostic(finding: Finding, path: str, lines: list[str], rules: dict) -> ls
     )
 
 
+def _first_line(message: str, code: str | None = None) -> lsp.Diagnostic:
+    return lsp.Diagnostic(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), severity=lsp.DiagnosticSeverity.Error,
+                          message=message, source="clusterlint", code=code)
+
+
+def _limit(ls: LanguageServer, uri: str) -> None:
+    """Keep an open buffer under the size limit of a file: one over it is emptied (its text is not
+    kept) and reported until the client sends the whole text again or reopens it."""
+    from clusterlint.readers.loader import MAX_BYTES, too_big
+
+    document = _opened(ls, uri)
+    if document is not None and len(document.source) > MAX_BYTES // 4:  # under a quarter of the limit in characters: under it in bytes
+        problem = too_big(_encoded(document.source))
+        if problem:
+            _too_big[uri] = problem.message
+            ls.workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id=document.language_id or "", version=document.version or 0, text=""))
+
+
 def publish(ls: LanguageServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
+    document = _opened(ls, uri)
+    if document is None:  # closed since: its diagnostics were cleared then
+        return
     path = to_fs_path(uri)
+    if uri in _too_big:
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[_first_line(f"{_too_big[uri]}: not reviewed (the buffer is not kept)", "SPEC001")], version=document.version))
+        return
     if not path or not wanted(path, document.source):
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[], version=document.version))
         return  # not (or no longer) a clusterlint document: clear what an earlier version showed
     lines = document.source.splitlines()
     outcome = lint(path, document.source)
     if outcome.error:
-        diagnostics = [lsp.Diagnostic(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), severity=lsp.DiagnosticSeverity.Error,
-                                      message=f"clusterlint could not lint this file: {outcome.error}", source="clusterlint")]
+        diagnostics = [_first_line(f"clusterlint could not lint this file: {outcome.error}")]
     else:
         diagnostics = [diagnostic(f, path, lines, outcome.rules) for f in outcome.findings]
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version))
@@ -131,6 +172,8 @@ async def _later(ls: LanguageServer, uri: str) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    _too_big.pop(params.text_document.uri, None)
+    _limit(ls, params.text_document.uri)
     publish(ls, params.text_document.uri)
 
 
@@ -142,6 +185,9 @@ def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if any(isinstance(change, lsp.TextDocumentContentChangeWholeDocument) for change in params.content_changes):
+        _too_big.pop(uri, None)  # the whole text again: judge it afresh
+    _limit(ls, uri)
     if uri in _pending:
         _pending[uri].cancel()
     _pending[uri] = asyncio.ensure_future(_later(ls, uri))
@@ -149,6 +195,7 @@ def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> N
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    _too_big.pop(params.text_document.uri, None)
     task = _pending.pop(params.text_document.uri, None)
     if task:
         task.cancel()
@@ -174,7 +221,10 @@ def unit_fix(rule: str, message: str, value: str) -> str | None:
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
 def code_actions(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri = params.text_document.uri
-    lines = ls.workspace.get_text_document(uri).source.splitlines()
+    document = _opened(ls, uri)
+    if document is None:
+        return []
+    lines = document.source.splitlines()
     actions = []
     for diag in params.context.diagnostics:
         if diag.source != "clusterlint" or not diag.code or not isinstance(diag.data, dict) or not diag.data.get("own"):
@@ -201,7 +251,10 @@ def code_actions(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.C
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
     uri = params.text_document.uri
-    lines = ls.workspace.get_text_document(uri).source.splitlines()
+    document = _opened(ls, uri)
+    if document is None:
+        return None
+    lines = document.source.splitlines()
     line, char = params.position.line, params.position.character
     text = lines[line] if line < len(lines) else ""
     for comment in _IGNORE_IDS.finditer(text):
@@ -226,4 +279,10 @@ def _rule_hover(path: str, rule_id: str, where: lsp.Range) -> lsp.Hover:
 
 
 def main() -> None:
-    server.start_io()
+    """Serve over stdio through the bounded framing layer; return when the client's input ends."""
+    import sys
+
+    from clusterlint.server.framing import Frames, Writer
+
+    writer = Writer(sys.stdout.buffer)
+    server.start_io(stdin=Frames(sys.stdin.buffer, writer.answer), stdout=writer)

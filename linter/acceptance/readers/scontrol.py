@@ -1,0 +1,21 @@
+"""`scontrol show config`: Slurm's HealthCheckProgram (how a bad node is drained before it takes a job)."""
+
+from __future__ import annotations
+
+import re
+
+from clusterlint.acceptance.base import Fact, Reader, lines_of
+
+_ROW = re.compile(r"^(HealthCheckProgram|HealthCheckInterval|TopologyPlugin)\s*=\s*(.*?)\s*$")
+
+
+def parse(evidence, host: str, file: str, text: str) -> None:
+    node = evidence.node(host)
+    for number, line in enumerate(lines_of(text), 1):
+        match = _ROW.match(line)
+        if match:
+            node.software.setdefault(f"slurm {match.group(1)}", Fact(match.group(2), file, number, line))
+
+
+READER = Reader("scontrol-config", lambda head, text: bool(re.search(r"^(HealthCheck\w+|SlurmctldHost|ClusterName)\s+=", head, re.M)), parse,
+                ("Slurm HealthCheckProgram",))

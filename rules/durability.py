@@ -1,0 +1,41 @@
+"""STO007: the checkpoints a run cannot lose are kept on storage that survives a failure."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from clusterlint.engine.review import Skip, check
+
+from clusterlint.rules.common import Params, shared_storage
+
+
+class Durable(Params):
+    durable: list[str] = Field(min_length=1, description="storage protection.durability values that survive a failed server or drive.")
+
+
+def checkpoint_stores(cluster) -> list:
+    """(index, store) of the shared storage that holds checkpoints: named for them, or for nothing in particular."""
+    return [(i, s) for i, s in shared_storage(cluster) if not s.purpose or "checkpoints" in s.purpose]
+
+
+@check(Durable)
+def unprotected_checkpoints(review, params):
+    workload = review.workload.spec
+    if workload.checkpoints is None or workload.task == "inference":
+        raise Skip("the workload states no checkpoints")
+    stores = checkpoint_stores(review.cluster)
+    if not stores:
+        raise Skip("no shared storage holds checkpoints")
+    unknown = [s.name for _, s in stores if s.protection is None]
+    if len(unknown) == len(stores):
+        raise Skip(f"the quote does not state how {', '.join(map(repr, unknown))} protects its data (durability, snapshots, backup): ask")
+    for i, store in stores:
+        guard = store.protection
+        if guard is None or guard.durability in params.durable or guard.snapshots or guard.backup:
+            continue
+        kept = guard.durability or "not stated"
+        yield review.hit(
+            "Cluster", ("spec", "storage", i, "protection"),
+            f"checkpoints on {store.name!r} have durability {kept}, no snapshots and no backup: one failed server "
+            "can take the run's checkpoints, and the weeks of training behind them, with it",
+        )

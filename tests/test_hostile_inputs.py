@@ -1,0 +1,162 @@
+"""Reproducers of issue 38 outside `accept`: each hostile input gets a clear error or a finding,
+never a crash, a hang or an overwritten input."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from clusterlint.model import units
+from clusterlint.readers.loader import load_text
+from clusterlint.reporters.escape import github_data, html
+
+from conftest import SPECS, run_cli
+
+SPEC = SPECS / "aws-p5-48xlarge.yaml"
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_check_stdin_to_the_file_stdin_comes_from_is_refused(tmp_path, fmt):
+    quote = tmp_path / "q.yaml"
+    quote.write_bytes(SPEC.read_bytes())
+    before = _digest(quote)
+    with open(quote, "rb") as stdin:  # check - -o q.yaml < q.yaml
+        done = subprocess.run([sys.executable, "-m", "clusterlint", "check", "-", "--format", fmt, "-o", str(quote)],
+                              stdin=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == f"clusterlint: error: {quote}: refusing to overwrite standard input with the output; choose another file\n"
+    assert _digest(quote) == before
+
+
+def test_an_output_that_is_a_hard_link_to_an_input_is_refused(tmp_path):
+    quote = tmp_path / "q.yaml"
+    quote.write_bytes(SPEC.read_bytes())
+    (tmp_path / "other-name.yaml").hardlink_to(quote)
+    before = _digest(quote)
+    code, _, err = run_cli("check", str(quote), "-o", str(tmp_path / "other-name.yaml"))
+    assert code == 2 and "refusing to overwrite a file being linted" in err
+    code, _, err = run_cli("check", str(quote), "--write-baseline", str(tmp_path / "other-name.yaml"))
+    assert code == 2 and _digest(quote) == before
+
+
+@pytest.mark.parametrize("where", ["folder", "missing/summary.md"])
+def test_a_step_summary_that_cannot_be_written_is_a_warning(tmp_path, monkeypatch, where):
+    (tmp_path / "folder").mkdir()
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / where))
+    code, out, err = run_cli("check", str(SPEC), "--format", "github")
+    assert code == 1  # as without the summary: the quote has errors
+    assert "::error " in out
+    assert f"clusterlint: warning: {tmp_path / where}: cannot write the job summary ($GITHUB_STEP_SUMMARY)" in err
+    assert "internal error" not in err
+
+
+def test_a_5000_digit_number_in_a_baseline_is_a_clear_error(tmp_path):
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text('{"clusterlint_baseline": 1,\n "findings": [], "n": ' + "9" * 5000 + "}\n")
+    code, _, err = run_cli("check", str(SPEC), "--baseline", str(baseline))
+    assert (code, err) == (2, f"clusterlint: error: {baseline}:2:23: not a clusterlint baseline: a number of 5,000 digits\n")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a: !!timestamp x\n", "'x' cannot be read as timestamp: expected a date or a time, such as 2025-01-31 or 2025-01-31T09:30:00Z"),
+    ("a: !!bool maybe\n", "'maybe' cannot be read as bool: expected true or false"),
+    ("a: !!null x\n", "'x' cannot be read as null: expected null, ~ or nothing"),
+])
+def test_a_tag_its_text_does_not_fit_is_spec001_at_its_place(text, message):
+    assert [(p.rule, p.message, p.line, p.column) for p in load_text(text, "f.yaml").problems] == [("SPEC001", message, 1, 4)]
+
+
+def test_a_tagged_scalar_in_a_spec_is_a_finding_not_a_crash(tmp_path):
+    quote = tmp_path / "q.yaml"
+    quote.write_text(SPEC.read_text().replace("name: aws-p5-32-nodes", "name: !!timestamp x", 1))
+    code, out, err = run_cli("check", "--no-color", str(quote))
+    assert code == 1 and "internal error" not in err
+    assert f"{quote}:9:9: SPEC001 [error] 'x' cannot be read as timestamp" in out
+
+
+@pytest.mark.parametrize("value, says", [
+    ("!!float x", "(VALUE:1:1: 'x' cannot be read as float: could not convert string to float: 'x')"),
+    ("!!bool maybe", "(VALUE:1:1: 'maybe' cannot be read as bool: expected true or false)"),
+    ("[1, !!timestamp x]", "(VALUE:1:5: 'x' cannot be read as timestamp"),
+])
+def test_a_param_value_that_cannot_be_read_is_a_usage_error_with_its_position(value, says):
+    code, _, err = run_cli("check", str(SPEC), "--param", f"NET003.efficiency={value}")
+    assert code == 2 and f"clusterlint: error: --param NET003.efficiency={value}: VALUE is not plain YAML data {says}" in err
+
+
+@pytest.mark.parametrize("text, kind, limit", [
+    ("1.7e308EiB", "size", "1e+60 bytes"), ("1.79e308Tbps", "rate", "1e+60 bits per second"), ("1e300 USD", "money", "1e+60 USD"),
+    ("1e61", "count", "1e+60"), ("1e307 years", "duration", "1e+60 seconds"), ("1e308%", "percent", "1e+62%"),
+])
+def test_a_figure_near_the_float_limit_is_out_of_range(text, kind, limit):
+    with pytest.raises(units.UnitError) as error:
+        units.parse(text, kind)
+    assert str(error.value) == f"{text!r} is out of range: over {limit}, far beyond any real figure"
+
+
+def test_the_largest_figure_in_range_is_read():
+    assert units.parse("1e60", "count").value == 1e60
+    assert units.parse("1000EB", "size").value == 1e21
+
+
+def test_a_memory_near_the_float_limit_is_a_finding(tmp_path):
+    quote = tmp_path / "q.yaml"
+    quote.write_text(SPEC.read_text().replace("memory: 2TiB", "memory: 1.7e308EiB", 1))
+    code, out, err = run_cli("check", "--no-color", str(quote))
+    assert code == 1 and "internal error" not in err and not re.search(r"\binf\b", out)
+    assert "spec.node_pools[0].memory: '1.7e308EiB' is out of range: over 1e+60 bytes" in out
+
+
+def test_init_leaves_no_schemas_folder_when_the_spec_cannot_be_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cluster.yaml").mkdir()  # the spec's name is taken by a folder
+    code, _, err = run_cli("init", "--force", "cluster.yaml")
+    assert (code, err) == (2, "clusterlint: error: cluster.yaml: cannot write (Is a directory)\n")
+    assert not (tmp_path / "schemas").exists()
+
+
+def test_a_pdf_whose_page_inflates_to_megabytes_is_refused_fast(tmp_path):
+    pytest.importorskip("pypdf")
+    import zlib
+
+    from test_pdf_limits import _build
+
+    unit = b"BT /F1 11 Tf 72 760 Td (Provider shall deliver.) Tj ET\n"
+    stream = zlib.compress(unit * (4_600_000 // len(unit)), 9)
+    data = _build([
+        (1, b"<< /Type /Catalog /Pages 2 0 R >>"), (2, b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>"),
+        (3, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
+        (4, b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>"),
+        (5, f"<< /Length {len(stream)} /Filter /FlateDecode >>\nstream\n".encode() + stream + b"\nendstream"),
+    ])
+    assert len(data) < 16_000
+    path = tmp_path / "msa.pdf"
+    path.write_bytes(data)
+    started = time.monotonic()
+    code, out, _ = run_cli("check", "--no-color", str(path))
+    assert time.monotonic() - started < 3  # was 5 s (27 s on a loaded machine) in the text extractor
+    assert code == 1
+    assert (f"{path}:1:1: SPEC001 [error] the PDF's page 1 inflates to 4.4 MiB of content (4.4 MiB so far), over the limit of "
+            "1 MiB a page and 16 MiB in all: not reviewed (a compression bomb?)") in out
+
+
+def test_control_characters_are_escaped_in_github_commands_and_html():
+    assert github_data("a\x1b[2Jb\r\n::error::x\u202e") == "a\\x1b[2Jb%0D%0A::error::x\\u202e"
+    assert html("<b>\x1b[31m\x00\u2066 ok\n\t</b>\ud800") == "&lt;b&gt;\\x1b[31m\\x00\\u2066 ok\n\t&lt;/b&gt;\\ud800"
+
+
+def test_a_control_character_in_a_spec_does_not_reach_the_github_log(tmp_path):
+    quote = tmp_path / "q.yaml"
+    quote.write_text(SPEC.read_text().replace("nic_speed: 100Gbps", "nic_speed: \"100\\e[2J\"", 1))
+    code, out, _ = run_cli("check", str(quote), "--format", "github")
+    assert "\x1b" not in out and "\\x1b[2J" in out
