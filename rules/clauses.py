@@ -138,46 +138,36 @@ class LearnedPhrases(Phrases, LearnedParams):
     """Params of a phrase rule with a learned second reading."""
 
 
-def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None):
+def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None, anchor: re.Pattern):
     """(match, sentence, learned) for the rule's words in each sentence of `text`: the first match of
     `pattern` in each sentence (learned is None) when it matches anywhere in the text; else, where
-    the learned reading is on, each sentence it takes for the rule, `match` on its strongest words."""
+    the learned reading is on, each sentence it confirms that holds the rule's `anchor` words,
+    `match` on those words."""
     found = False
     for match, sentence in per_sentence(pattern, text):
         found = True
         yield match, sentence, None
     if not found:
-        yield from learned(text, rule, threshold)
+        yield from learned(text, rule, threshold, anchor)
 
 
-def learned(text: str, rule: str, threshold: float | None, where: re.Pattern | None = None):
-    """(match, sentence, learned) for each sentence of `text` (that `where` finds words in, when
-    given) the learned reading takes for `rule` (none when `threshold` is None), `match` on its
-    strongest words."""
+def learned(text: str, rule: str, threshold: float | None, anchor: re.Pattern):
+    """(match, sentence, learned) for each sentence of `text` that holds the rule's `anchor` words
+    (the words its documentation names) and that the learned reading takes for `rule` (none when
+    `threshold` is None), `match` on the anchor words: no anchor, no finding, so the learned
+    reading confirms what the words name and never raises a finding on its own."""
     if threshold is None:
         return
     from clusterlint.contracts import clause_model
 
     own = NUMBER_PREFIX.match(text)  # the clause's own number is no word of it
     for start, end in spans(text):
-        sentence = text[start:end]
-        if where is not None and not where.search(sentence):
+        match = anchor.search(text, start, end)
+        if match is None:
             continue
-        reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else sentence, threshold)
+        reading = clause_model.read(rule, text[own.end() : end] if own and start == 0 else text[start:end], threshold)
         if reading is not None:
-            yield _strongest(text, start, end, reading.strongest), sentence, reading
-
-
-_WORD = re.compile(r"\w+")
-
-
-def _strongest(text: str, start: int, end: int, words: tuple[str, ...]) -> re.Match:
-    """Where the strongest of `words` (a word or a pair) sits in text[start:end], else its first word."""
-    for feature in words:
-        found = re.compile(r"\b" + r"\W+".join(map(re.escape, feature.split())) + r"\b", re.IGNORECASE).search(text, start, end)
-        if found:
-            return found
-    return _WORD.search(text, start, end) or re.compile("").match(text, start)
+            yield match, text[start:end], reading
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"

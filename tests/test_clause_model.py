@@ -57,23 +57,34 @@ def test_features_are_the_words_and_word_pairs():
     assert clause_model.features("Credits ONLY, credits!") == {"credits", "credits only", "only", "only credits"}
 
 
-@pytest.mark.parametrize("text, rule, message, strongest", [
+@pytest.mark.parametrize("text, rule, message, anchor, strongest", [
     ("Service credits are the one and only thing the Client can claim for an outage.", "CON006",
-     "clause 1.1 reads as making service credits the only remedy ('credits', 'are the', 'only')" + CREDITS,
-     "strongest words: 'credits', 'are the', 'only'"),
-    ("We will do what we can to replace a failed GPU quickly.", "CON001",
-     "clause 1.1 is a vendor obligation (\"We\" + \"will\") that reads as a promise of effort only ('we', 'to replace', 'will do')" + EFFORT,
-     "strongest words: 'we', 'to replace', 'will do'"),
+     "clause 1.1 makes service credits the 'only', confirmed by the learned reading ('credits', 'are the', 'only')" + CREDITS,
+     "anchor: 'only' (characters 36-40 of clause 1.1)", "strongest words: 'credits', 'are the', 'only'"),
+    ("Provider will try hard to replace a failed GPU quickly.", "CON001",
+     "clause 1.1 is a vendor obligation (\"Provider\" + \"will\") that promises only 'try', confirmed by the learned reading "
+     "('to replace', 'try', 'will try')" + EFFORT,
+     "anchor: 'try' (characters 18-21 of clause 1.1)", "strongest words: 'to replace', 'try', 'will try'"),
 ])
-def test_a_sentence_no_pattern_matches_is_read_by_the_learned_reading(tmp_path, text, rule, message, strongest):
+def test_the_learned_reading_confirms_a_sentence_that_holds_the_rules_words(tmp_path, text, rule, message, anchor, strongest):
     [finding] = _learned(tmp_path, text)
     assert (finding["rule"], finding["message"]) == (rule, message)
     score = clause_model.read(rule, text, -100.0).score
     threshold = builtin_rules()[rule].settings.learned
-    assert finding["evidence"][:2] == [
+    assert finding["evidence"][0] == anchor and finding["evidence"][-2:] == [
         f"learned reading: score {score:.2f} above the rule's threshold {threshold:g} (logistic regression over words and "
         f"word pairs, trained on {clause_model.trained_on()} labelled clauses of tests/corpus)", strongest]
     assert score > threshold
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("We will do what we can to replace a failed GPU quickly.", "CON001"),  # no effort words: nothing to point at
+    ("We will delete Your Content within 90 days of termination.", "CON001"),
+    ("Provider will respond to support tickets within one business day.", "CON001"),
+    ("Promotional credits expire twelve months after they are granted.", "CON006"),
+])
+def test_no_anchor_no_finding_whatever_the_learned_score(tmp_path, text, rule):
+    assert [f for f in _learned(tmp_path, text) if f["rule"] == rule] == []
 
 
 def test_the_learned_reading_keeps_the_rules_exclusions_and_can_be_turned_off(tmp_path):

@@ -4,7 +4,11 @@ Splits, each in its own files: `tuning` (clauses.yaml and tuning-2.yaml to tunin
 rules and the learned reading may be tuned and trained on them), `blind` (blind.yaml, written before
 any tuning), `blind-3`, `blind-21`, `blind-22`, `blind-26` (fresh sentences by writers who had read only the
 rule docs, frozen before the tool was run on any of them and never tuned on; tuning-4.yaml to
-tuning-24.yaml were blind splits until their misses were read). The blind splits are also scored together. Each clause is reviewed
+tuning-24.yaml were blind splits until their misses were read). The blind splits are also scored together. These
+are synthetic: every sentence was written for this project. The real splits are clauses of public, openly licensed
+agreements (real/, one labels file beside each document; real/SPLIT.md says how the whole documents were split
+before any tuning): `real-dev` (tuned on) and `real-blind` (never tuned on). Real and synthetic figures are printed
+apart; the real blind split is the headline. Each clause is reviewed
 alone, as the only clause of a contract with its file's `parties`, by the real rule with its default
 params (a `pdf: true` clause is first read through the PDF segmenter, as raw page lines). Also prints
 how often the clause analysis reads the labelled obligor and modality.
@@ -36,6 +40,12 @@ SPLITS = {
     "blind-3": (HERE / "blind-3.yaml",),
     **{f"blind-{n}": (HERE / f"blind-{n}.yaml",) for n in (21, 22, 26, 27, 28, 29, 30, 31)},
 }
+REAL = {
+    "real-dev": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4")),
+    "real-blind": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-cloud-addendum", "bonterms-cloud-terms")),
+}
+SYNTHETIC = tuple(SPLITS)
+SPLITS.update(REAL)
 RULES = ("CON001", "CON005", "CON006", "CON007")
 
 
@@ -115,14 +125,19 @@ def main() -> int:
     args = parser.parse_args()
     ok = True
     pooled = {rule: {"tp": 0, "fp": 0, "fn": 0, "labelled": 0} for rule in RULES}
-    blind = [split for split in args.split or SPLITS if split != "tuning"]
-    for split in args.split or SPLITS:
+    chosen = args.split or [*REAL, *SYNTHETIC]
+    blind = [split for split in chosen if split in SYNTHETIC and split != "tuning"]
+    heading = None
+    for split in chosen:
+        if heading != (split in REAL):
+            heading = split in REAL
+            print("== real agreements" if heading else "== synthetic sentences (regression)")
         counts, misses, read = score(split)
         print(f"{split} split: {len(load(split))} labelled clauses in {', '.join(path.name for path in SPLITS[split])}")
         for rule, c in counts.items():
             _print(rule, c)
-            ok = ok and c["precision"] >= args.target and c["recall"] >= args.target
-            if split != "tuning":
+            ok = ok and meets(c, args.target)
+            if split in blind:
                 pooled[rule] = {key: pooled[rule][key] + c[key] for key in pooled[rule]}
         if read["labelled"]:
             n = read["labelled"]
@@ -133,10 +148,17 @@ def main() -> int:
             for text, want, got in read["wrong"]:
                 print(f"    read {got}, labelled {want}: {text!r}")
     if len(blind) > 1:
-        print(f"the blind splits together ({', '.join(blind)}): {sum(len(load(split)) for split in blind)} labelled clauses")
+        print(f"the synthetic blind splits together ({', '.join(blind)}): {sum(len(load(split)) for split in blind)} labelled clauses")
         for rule, c in pooled.items():
             _print(rule, {**c, **rates(c)})
     return 0 if ok else 1
+
+
+def meets(c: dict, target: float) -> bool:
+    """Precision and recall at least `target`; with fewer than 5 positives, no false finding and no miss."""
+    if c["labelled"] < 5:
+        return c["fp"] == 0 and c["fn"] == 0
+    return c["precision"] >= target and c["recall"] >= target
 
 
 def rates(c: dict) -> dict:

@@ -1,0 +1,164 @@
+"""CON007: downtime defined so narrowly that a failed accelerator is not down, anchored in the
+connectivity words that measure it or the exclusion that leaves degradation out."""
+
+from __future__ import annotations
+
+import re
+
+from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_span
+from clusterlint.engine.review import check
+from clusterlint.rules import clauses
+from clusterlint.rules.anchors import anchored, words
+from clusterlint.rules.clauses import LearnedParams, texts
+from clusterlint.rules.sole_remedy import CREDIT
+
+
+_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
+_CONNECTIVITY = re.compile(
+    r"(?=[^\W_])(?:"  # every alternative starts with a letter or digit: a run of spaces or punctuation is passed in one step
+    r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
+    r"|\b(?:cannot|can\s+not|can['’]t|could\s*n[o']t|unable\s+to|not\s+able\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|hit|communicate|ssh|"
+    r"(?:pass|carry|route|send|receive|exchange)\s+(?:\w+\s+)?(?:traffic|packets|data)|logged\s+in(?:to)?|(?:open|establish|initiate|make)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
+    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access\b|\b(?:network|internet)\s+(?:traffic|requests|access|paths?)\b"
+    # "can send or receive packets", "can neither log in to it nor reach", "could be contacted", "our probes lose contact"
+    r"|\b(?:send|receive|transmit)\s+(?:or\s+(?:send|receive|transmit)\s+)?(?:network\s+|ip\s+)?(?:packets|traffic)\b|\bneither\s+(?:log\s?in|connect|reach|access|ssh)\w*|\bnor\s+reach\w*"
+    r"|\b(?:be|been)\s+contacted\b|\blos(?:e|es|t|ing)\s+contact\b|\bhttps?\s+(?:\d{3}\s+)?(?:response|status|code)\b|\b(?:fibre|fiber)\s+(?:paths?|links?|routes?)\b"
+    r"|\b(?:respond\w*|answers?|answering|replies|reply)\s+(?:to\s+)?(?:\w+\s+){0,2}?(?:requests|pings?|probes)|\bping(?:s|ed|ing|able)?\b|\b(?:stops?|stopped|ceases?|fails?)\s+(?:to\s+)?(?:respond|answer)\w*|(?:\bnot|n['’]t|\bno\s+longer)\s+(?:respond|answer)\w*|\bno\s+response\b|\bunresponsive\b"
+    r"|\bimpossib\w*\s+(?:of\s+|to\s+)?(?:access|connect|reach|communicat|log)\w*|\bcommunicat(?:ion|ing|e)\b[^.;]{0,40}?\bimpossible\b"
+    r"|\b(?:answers?|responds?|replies)\s+(?:on|at|via)\s+(?:its\s+|the\s+|a\s+)?(?:public\s+|private\s+)?(?:network\s+)?(?:ip|address|endpoint|port|interface)\b"
+    r"|\breturns?\s+(?:a\s+)?(?:valid\s+|successful\s+)?response|\b(?:no|zero)\s+(?:network\s+)?(?:packets|traffic)\b"
+    r"|\b(?:able|possible)\s+to\s+(?:access|connect|reach|log\s?in|(?:open|establish)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection))|\buplinks?\b|\bcross[\s-]?connects?\b|\bip\s+transit\b"
+    r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
+    r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
+    # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b)",
+    re.IGNORECASE,
+)
+# what narrows downtime, the words the learned reading needs in a sentence before it may confirm it (its anchor)
+NARROWING_WORDS = re.compile(
+    r"\b(?:(?:in)?accessib\w*|access\w*|connect\w*|(?:un)?reach\w*|(?:un|not\s+)available\s+to\s+(?:the\s+)?(?:customer|you|users?)|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|attainab\w*|answer\w*"
+    r"|repl(?:y|ies|ied)|probes?|health\w*|sessions?|consoles?|returns?|icmp|heartbeats?|tunnels?|establish\w*|regardless"
+    r"|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"[A-Z][a-z]+\s+[A-Z][a-z]")  # a capitalised defined term: "Excluded Minutes"
+_DEGRADED = re.compile(
+    r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]*checks?\b|\bhealthy\b|\bthrottl\w*|\bdiag(?:s|nostics?)?\b|\bburn[\s-]?in\b|\bdcgm\b"
+    r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
+    r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*|missing|absent|reduced)",
+    re.IGNORECASE,
+)
+# what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances
+_PARTIAL = re.compile(
+    r"\bpartial\w*|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
+    r"|\breduced\b|\bslow\w*", re.IGNORECASE,
+)
+_LEAVES_OUT = re.compile(
+    r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
+    r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
+    r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
+    re.IGNORECASE,
+)
+_CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
+# what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
+# period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
+_MEASURED_BY = re.compile(
+    r"\b(?:means?|meaning|refers?\s+to|in\s+(?:the\s+)?case|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
+    r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
+    r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:absence|lack|loss)\s+of\b",
+    re.IGNORECASE,
+)
+_MEASURES = re.compile(
+    r"\b(?:constitut\w*|count\w*|treated|deemed|regarded|considered|amounts?\s+to|means|results?\s+in|leads?\s+to)\b"
+    r"|\b(?:is|are)\s+(?:not\s+)?(?:in\s+)?(?:an?\s+|the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not|won['’]t|doesn['’]t)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
+
+
+def _excluded(text: str, at: int) -> bool:
+    """Whether the connectivity words at `at` are what downtime leaves out ("Downtime does not include
+    periods in which the instance is unreachable because of ..."): an exclusion between the last
+    mention of downtime before them and them."""
+    lo = max(0, at - 200)
+    last = None
+    for last in _DOWNTIME.finditer(text, lo, at):
+        pass
+    return last is not None and bool(_EXCLUDED.search(text, last.end(), at))
+
+
+def _measures_downtime(text: str, match: re.Match) -> bool:
+    """Whether the connectivity words `match` are what a mention of downtime in their sentence is
+    measured by: "Downtime occurs when ... unreachable", not "During an outage, Customer may connect
+    to another region" or "Provider shall restore connectivity after an outage"."""
+    for mention in _DOWNTIME.finditer(text, max(0, match.start() - 200), match.start()):  # any mention before, in the sentence
+        if not _SENTENCE_END.search(text, mention.end(), match.start()) and (
+                _MEASURED_BY.search(text, mention.end(), match.start()) or _DEFINING.search(text, max(0, mention.start() - 60), mention.start())):
+            return True  # "Downtime means ...", "It will be understood by interruption ... the impossibility of accessing"
+    after = _DOWNTIME.search(text, match.end(), match.end() + 120)
+    if after is None or _SENTENCE_END.search(text, match.end(), after.start()):
+        return False
+    between = text[match.end() : after.start()]
+    return bool(_MEASURES.search(between)) and not _NOT_COUNTED.search(between)  # "..., which is not counted as Downtime": left out, not the measure
+
+
+_SENTENCE_END = re.compile(r"(?:[.;!]|\?(?!\s*A:))(?:\s|$)")  # an FAQ's "...? A: ..." goes on
+_LEADING_IF = re.compile(r"\W{0,3}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?(?:if|where|when|whenever|in\s+the\s+event\s+that)\b[^,;]{0,200},", re.IGNORECASE)
+
+
+def _credit_trigger(text: str, match: re.Match) -> bool:
+    """Whether the connectivity words `match` sit in a leading condition whose main clause grants a
+    credit ("If the Instances are unreachable for more than 43 minutes, you will receive a credit"):
+    the credit's trigger is the SLA's definition of downtime."""
+    start, end = sentence_span(text, match.start())
+    condition = _LEADING_IF.match(text, start)
+    return condition is not None and match.end() <= condition.end() and bool(CREDIT.search(text, condition.end(), end))
+_DEFINING = re.compile(r"\b(?:understood|defined|deemed|considered|regarded)\s+(?:by|as)\b", re.IGNORECASE)
+_NOT_COUNTED = re.compile(r"\bnot\b|n['’]t\b", re.IGNORECASE)
+
+
+def _leaves_out_degradation(item):
+    """The first sentence of `item` that takes degraded hardware or partial outages out of downtime
+    ("Downtime does not include degraded performance", "Slow GPUs do not constitute Downtime"): the
+    match of its exclusion, or None. An exclusion for a cause ("... caused by Customer's software")
+    is fair."""
+    for match, sentence in per_sentence(_LEAVES_OUT, item.text):
+        if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
+            return match
+    return None
+
+
+@check(LearnedParams)
+def narrow_downtime_definition(review, params):
+    for item in texts(review.contract):
+        if item.kind == "recital" or not (params.learned is not None or _CONNECTIVITY.search(item.text) or _LEAVES_OUT.search(item.text)):
+            continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
+        if not (_DOWNTIME.search(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+            continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
+        degraded = found = None
+        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
+            sentence = sentence_at(item.text, match.start())
+            degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
+            if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
+                                or _credit_trigger(item.text, match)):
+                continue
+            found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"
+            break
+        else:
+            match = _leaves_out_degradation(item)
+            if match is not None:
+                found = f"leaves degraded hardware and partial outages out of downtime ({' '.join(match.group(0).split())!r})"
+        if found:
+            yield anchored(review, item, match, f"{item.label} {found}" + _NOT_DOWN)
+        else:  # no pattern's reading: the learned one may confirm a sentence about downtime with its narrowing words
+            for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned, NARROWING_WORDS):
+                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()):
+                    continue  # no downtime in the sentence, or the words name a defined term ("Excluded Minutes")
+                yield anchored(review, item, match, f"{item.label} counts downtime only as {words(match)!r}, confirmed by the learned "
+                               f"reading ({learned.describe()})" + _NOT_DOWN, learned=learned)
+                break
+
+
+_NOT_DOWN = ": a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit"

@@ -1,0 +1,127 @@
+"""CON001: a clause that promises only effort, anchored in the effort words it quotes."""
+
+from __future__ import annotations
+
+import re
+
+from clusterlint.rules import clauses
+from clusterlint.rules.anchors import anchored, quoted, words
+from clusterlint.rules.clauses import LearnedPhrases, parts, texts
+from clusterlint.engine.review import check
+
+
+_ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
+# what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
+_AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
+_DETERMINED = re.compile(
+    r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
+    re.IGNORECASE,
+)
+_MANNER = re.compile(r"\s+(?:manner|way|fashion|time\w*|period|basis)\b", re.IGNORECASE)  # how a thing is done: effort
+_ASKS = re.compile(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages?|urges?)\s+(?:the\s+)?([\w'’]+(?:\s+[A-Z][\w'’]+)?)\s+to\b[^.;]{0,40}$", re.IGNORECASE)
+_PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
+# effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
+_NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$|\bnotwithstanding\s+(?:its|their|our|his|her|the\s+[\w'’]+)\s+$", re.IGNORECASE)
+_ASIDE = re.compile(r",.*,|\s+to$")  # what a finding quotes of effort words: not ", where practicable," nor a trailing "to"
+_CLASS_BEFORE = re.compile(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$", re.IGNORECASE)  # "Shared Queue (best effort)"
+_QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
+_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
+
+
+# the effort words the learned reading needs in a sentence before it may confirm it (its anchor)
+EFFORT_WORDS = re.compile(
+    r"\b(?:efforts?|endeavou?r\w*|striv\w*|tr(?:y|ies|ying)|attempt\w*|aim(?:s|ing)?|goal|objective|target\w*|seek\w*|hop(?:e|es|ing)|intend\w*"
+    r"|aspir\w*|utmost|diligent\w*|best|(?:commercially\s+)?reasonabl[ey]|possible\s+steps)\b",
+    re.IGNORECASE,
+)
+_GOAL = re.compile(r"goal|objective", re.IGNORECASE)
+# a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
+_TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
+_TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
+_ITEM_START = re.compile(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$", re.IGNORECASE)  # "(c) attempt to ...": a list's item
+
+
+@check(LearnedPhrases)
+def reasonable_effort_clause(review, params):
+    from clusterlint.contracts.obligations import is_noun_or_predicate, read_at
+
+    pattern, who = params.pattern, clauses.parties_of(review)
+    for item in texts(review.contract):
+        if item.kind != "operative":
+            continue
+        found = None
+        for match, _, learned in _effort_words(pattern, item.text, params.learned):
+            if quoted(item.text, match) or _defined_term(item.text, match) or _ITEM_START.match(item.text, 0, match.start()):
+                continue  # named, not used ('a party using "reasonable endeavours" ...'), a defined term, a list's item
+            use = is_noun_or_predicate(item.text, match.start())
+            if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
+                continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
+            reading = read_at(item.text, match.start(), who)
+            if _binds_nobody(item.text, match, use, reading) or _asked_of_customer(item.text, match, who):
+                continue
+            found = found or parts(item.text, who)  # once per text: linear however many matches
+            if found.firm:
+                break  # a hard date or figure with the customer's remedy: the effort words only add to it
+            said = _ASIDE.sub("", words(match))
+            how = "" if learned is None else f", confirmed by the learned reading ({learned.describe()})"
+            yield anchored(review, item, match, f"{item.label} is {reading.describe()} that promises only {said!r}{how}: "
+                           f"{found.describe()}; an effort promise cannot be enforced", reading, learned)
+            break
+
+
+def _effort_words(pattern, text, threshold):
+    """(match, sentence, learned) for every effort phrase in `text` (sentence and learned None), else
+    for the effort words of each sentence the learned reading confirms."""
+    found = False
+    for match in pattern.finditer(text):
+        found = True
+        yield match, None, None
+    if not found:
+        yield from clauses.learned(text, "CON001", threshold, EFFORT_WORDS)
+
+
+def _defined_term(text: str, match: re.Match) -> bool:
+    """Whether the words are part of a capitalised defined term: "the Target Uptime", "Service Level Target"."""
+    first = match.group(0)[:1]
+    if not first.isupper() or not _ACTION_WORD.match(match.group(0)) and not _GOAL.match(match.group(0)):
+        return False
+    return bool(_TERM_AFTER.match(text, match.start() + len(match.group(0).split()[0])) or _TERM_BEFORE.search(text, max(0, match.start() - 30), match.start()))
+
+
+def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
+    """Whether the effort words `match`, used as `use` ("a noun", "a condition" or None) and read as
+    `reading`, are no promise of the vendor's."""
+    from clusterlint.contracts.obligations import PASSIVE
+
+    words = match.group(0)
+    if use and _ACTION_WORD.match(words) and (reading.modality == "description" or reading.subject == PASSIVE
+                                               or reading.modal.lower() == words.split()[0].lower()
+                                               or _COUNTED.search(text, max(0, match.start() - 30), match.start())):
+        return True  # a noun: "any attempt to assign is void", "... will be rejected", "the Contractor's attempts to
+        # contact" (read as its own verb), "will make up to three attempts"
+    if " ".join(words.lower().split()) == "commercially reasonable" and _QUALIFIES.match(text, match.end()) and not _MANNER.match(text, match.end()):
+        return True  # an adjective: "a commercially reasonable equivalent", "maintain commercially reasonable safeguards"
+        # (not "in a commercially reasonable manner", nor "as soon as commercially reasonable")
+    if words.lower().startswith("best") and (_SERVICE_CLASS.match(text, match.end()) or _CLASS_BEFORE.search(text, max(0, match.start() - 30), match.start())):
+        return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
+    if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
+        return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
+    if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
+        return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
+    if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
+        return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+    if reading.obligor != "none":
+        return False
+    if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",
+        return bool(_AIM_AT_A_THING.match(text, match.end())  # "the failed attempts to deliver", "makes three attempts to"
+                    or _ACTION_WORD.match(words) and _DETERMINED.search(text, max(0, match.start() - 30), match.start()))
+    return False
+
+
+def _asked_of_customer(text: str, match: re.Match, who) -> bool:
+    """Whether the effort words are what the vendor asks of the customer: "Provider asks the Customer
+    to make all reasonable effort to ..." binds the customer, not the vendor."""
+    asked = _ASKS.search(text, max(0, match.start() - 80), match.start())
+    return asked is not None and who.party(asked.group(1)) == "customer"
+

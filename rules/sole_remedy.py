@@ -1,0 +1,111 @@
+"""CON006: service credits made the only remedy, anchored in the exclusive-remedy wording."""
+
+from __future__ import annotations
+
+import re
+
+from clusterlint.engine.review import check
+from clusterlint.rules.anchors import anchored, words
+from clusterlint.rules.clauses import LearnedParams, candidates, texts
+
+
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement|refunds?)"
+_CREDIT_NOUN = (r"(?:(?:the|a|any|applicable|those|these|such|our|its|your|relevant)\s+){0,2}(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
+                r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)\b")
+_SOLE_REMEDY = re.compile("|".join((
+    # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
+    r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
+    r"(?:(?:financial|monetary|pecuniary|contractual|legal)[\s*_]+)?" + _REMEDY_NOUN + r"\b",
+    r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
+    r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+(?:other\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
+    # "cannot claim other compensation besides the service credit"
+    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
+    # "the single measure of responsibility of the Contractor"
+    r"\b(?:sole|single|only|exclusive)\s+(?:measure|extent)\s+of\s+(?:\w+\s+)?(?:responsibility|liability)\b",
+    # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
+    r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?(?:the\s+right\s+to\s+(?:receive\s+)?)?" + _CREDIT_NOUN
+    + r"[^.;]{0,90}?(?:\bno|\bnot\s+(?:[\w-]+\s+){0,3}?any|n['’]t\s+(?:[\w-]+\s+){0,3}?any)\s+(?:other\s+|further\s+)?(?:right\s+(?:or\s+)?(?:to\s+(?:any\s+)?(?:other\s+|further\s+)?)?)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "Other than the rebate ..., the Lessee can claim nothing from the Lessor"
+    r"\b(?:except|apart|save|other\s+than)\s+(?:for\s+|from\s+)?" + _CREDIT_NOUN + r"[^.;]{0,90}?\b(?:claim|recover|receive|is\s+owed|get)\s+nothing\b",
+    # "Where Provider pays Service Credits ..., Customer shall not be entitled to any further remedy"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,160}?\b(?:ha(?:s|ve)\s+no|not\s+(?:be\s+)?(?:entitled|eligible)\s+to\s+any|not\s+have\s+any)\s+(?:other|further|additional)\s+"
+    + r"(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "the credit regime is exhaustive and replaces any other right", "SLA remedy: service credits only"
+    r"\b(?:is|are)\s+exhaustive\b|\breplace[sd]?\s+(?:any|all|every)\s+(?:other\s+)?(?:rights?|" + _REMEDY_NOUN + r")\b",
+    r"\bremed(?:y|ies)(?:\s*[:=–—|-]\s*|\s{2,})" + _CREDIT_NOUN + r"\s+only\b",
+    # "the exclusive means by which Customer may be compensated", "entitled exclusively to the service credits"
+    r"\b(?:sole|exclusive|only|single)\s+(?:means|way|manner)\s+(?:by|through|in)\s+which\b",
+    r"\bentitled\s+(?:exclusively|solely|only)\s+to\s+" + _CREDIT_NOUN,
+    # "further claims ... are excluded", "no other remedy shall be available", "the only monies payable"
+    r"\b(?:further|other|additional)\s+(?:claims?|liabilit(?:y|ies)|" + _REMEDY_NOUN + r")\b[^.;]{0,60}?\b(?:are|is|shall\s+be)\s+excluded\b",
+    r"\bno\s+(?:other|further)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:shall|will|is|are)\s+(?:be\s+)?(?:available|payable|due)\b",
+    # "the credit remedy in this Section is exclusive", "the MSA rules out any other remedy"
+    r"\b(?:remed(?:y|ies)|credits?|rebates?)\b[^.;]{0,40}?\b(?:is|are|shall\s+be|will\s+be)\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b(?!\s+of)",
+    r"\b(?:rules?\s+out|excludes?|precludes?)\s+(?:any|all|every)\s+(?:other|further|additional)\s+(?:rights?\s+(?:and|or)\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",
+    # "accepts the credits as full compensation for, and in discharge of, all loss"
+    r"\b(?:as|in)\s+(?:full|complete|final)\s+(?:and\s+final\s+)?(?:compensation|settlement|satisfaction|discharge)\b|\bin\s+(?:full\s+)?discharge\s+of\b",
+    r"\b(?:sole|only|exclusive)\s+(?:monies|money|amounts?|sums?|payments?)\s+(?:payable|due|owed)\b",
+    # "SLA credits are all you get for downtime"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,40}?\ball\s+(?:that\s+)?(?:you|\w+)(?:['’](?:d|ll))?\s+(?:can\s+|will\s+|would\s+|could\s+)?(?:get|gets|receive|receives|recover|claim)\b(?!\s*\?)",
+    # "no remedy other than a Service Credit", "not entitled to any remedy other than the credits"
+    r"\b(?:no|not\b[^.;]{0,30}?\bany)\s+(?:other\s+|further\s+)?" + _REMEDY_NOUN + r"\s+(?:\w+\s+){0,5}?other\s+than\s+" + _CREDIT_NOUN,
+    # "liability ... is limited to the Service Credits", "remedied exclusively by the issue of credits"
+    r"\b(?:limited|restricted|confined)\s+(?:solely\s+|exclusively\s+|only\s+)?to\s+" + _CREDIT_NOUN,
+    # "all claims of the Customer ... are settled", "any claim for the outage shall be deemed satisfied"
+    r"\b(?:all|any|every)\s+(?:other\s+|further\s+)?claims?\b[^.;]{0,80}?\b(?:are|is|shall\s+be|will\s+be)\s+(?:deemed\s+|thereby\s+|fully\s+)?(?:compensated\s+and\s+)?(?:settled|satisfied|discharged|extinguished|exhausted)\b",
+    # "shall not be liable for any unavailability except to issue the Service Credits"
+    r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
+    r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply|give)\s+|to\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
+    # "the credit ... is the full extent of what we can offer"
+    r"\b(?:full|entire|whole)\s+extent\s+of\s+(?:what|our|its|their|the\s+\w+['’]s|\w+['’]s)\b",
+    r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
+    # credits that settle everything: "in full and final settlement", "discharges all of Provider's liability",
+    # "settle every claim", "waives every other remedy", "may recover only Service Credits"
+    r"\bfull\s+and\s+final\s+(?:settlement|satisfaction)\b",
+    r"\bdischarg\w*\s+(?:all|any|the\s+(?:entire|whole))(?:\s+of)?\s+(?:\w+['’]s\s+|its\s+|our\s+)?(?:liability|obligations?)\b",
+    r"\b(?:settles?|satisf(?:y|ies))\s+(?:in\s+full\s+|fully\s+|finally\s+)?(?:all|every|any)\s+(?:other\s+)?(?:claims?|liabilit(?:y|ies))\b",
+    r"\b(?:waives?|renounc\w*)\s+(?:to\s+)?(?:all|every|any)\s+(?:other\s+|further\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
+    # "the credits are the remedy, and there is nothing beyond them"
+    r"\bnothing\s+(?:else\s+|more\s+)?(?:beyond|besides|other\s+than|apart\s+from|except)\s+(?:them|those|these|that|it)\b",
+    # "are exhaustive of Licensee's remedies", "exhaust all claims of the Customer"
+    r"\bexhaust(?:s|ive\s+of)?\s+(?:all\s+|any\s+|every\s+)?(?:(?:the\s+)?\w+['’]s\s+|its\s+|their\s+|your\s+)?(?:other\s+)?(?:" + _REMEDY_NOUN + r"|rights?|liability)\b",
+    # "will owe you nothing other than the credits", "anything for unavailability other than credits"
+    r"\b(?:anything|nothing)\b[^.;]{0,80}?\b(?:other\s+than|except(?:\s+for)?|save(?:\s+for)?|apart\s+from|beyond)\s+" + _CREDIT_NOUN,
+    # "Service Credits are our only liability", "The obligation to issue Service Credits states Provider's entire obligation"
+    r"\b" + _CREDIT_NOUN + r"[^.;]{0,60}?\b(?:are|is|shall\s+be|will\s+be|constitutes?|represents?|states?)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:[\w-]+['’]s?\s+)?(?:sole|only|entire|exclusive)\s+(?:and\s+(?:sole|only|entire|exclusive)\s+)?(?:liability|obligation|responsibility)\b",
+    r"\b(?:recover|claim|receive|obtain|entitled\s+to)\s+only\s+" + _CREDIT_NOUN,
+    # "the only thing Provider owes"
+    r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|due|entitled|get|gets|receives?|recovers?|offer|offers|provide|provides|give|gives|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
+    # "are exclusive of any other indemnification", "is the limit of Provider's obligation"
+    r"\bexclusive\s+of\s+(?:any|all)\s+other\s+" + _REMEDY_NOUN + r"\b",
+    r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
+)), re.IGNORECASE)
+# the exclusive-remedy words the learned reading needs in a sentence before it may confirm it (its anchor)
+EXCLUSIVE_WORDS = re.compile(
+    r"\b(?:sole(?:ly)?|exclusive(?:ly)?|only|entire|in\s+lieu|instead\s+of|no\s+(?:other|further)|nothing|settle\w*|satisf(?:y|ies|ied|action)"
+    r"|discharg\w*|waive\w*|exhaust\w*|full\s+(?:and\s+final\s+)?(?:compensation|settlement)|limited\s+to|all\s+(?:you|that)|extent"
+    r"|in\s+place\s+of|releas\w*|replac\w*|(?:any|all)\s+(?:the\s+)?other|other\s+\w+\s+than|sum\s+total|whole|that['’]s\s+it)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
+_PRESERVED = re.compile(
+    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+)
+CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
+
+
+@check(LearnedParams)
+def sole_remedy_credits(review, params):
+    for item in texts(review.contract):
+        if item.kind == "recital" or not CREDIT.search(item.text):
+            continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
+        for match, sentence, learned in candidates(_SOLE_REMEDY, item.text, "CON006", params.learned, EXCLUSIVE_WORDS):
+            before = item.text[max(0, match.start() - 40) : match.start()]
+            if _NEGATED.search(before) or _PRESERVED.search(sentence):
+                continue
+            how = "" if learned is None else f", confirmed by the learned reading ({learned.describe()})"
+            yield anchored(review, item, match, f"{item.label} makes service credits the {words(match)!r}{how}" + _CREDITS_ONLY, learned=learned)
+            break
+
+
+_CREDITS_ONLY = ": a long outage earns a few percent of a month's fee and nothing more"
