@@ -9,6 +9,7 @@ from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
 from clusterlint.model.base import Rate
 
+from clusterlint.estimate.network import crossed_tier
 from clusterlint.rules.common import Params, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
@@ -210,18 +211,6 @@ def shared_inter_node_fabric(review, params):
             "Cluster", ("spec", "network", "inter_node", "dedicated"),
             "the inter-node fabric is shared with other tenants: their traffic makes your collectives slow and unpredictable",
         )
-
-
-def crossed_tier(inter, accelerators: int) -> tuple[float, tuple, str] | None:
-    """(oversubscription, path, which level) the job's traffic crosses: the smallest tier that holds it,
-    or the whole fabric's figure; None when the quote states neither."""
-    for k, tier in enumerate(inter.tiers):
-        if tier.accelerators is None or accelerators <= tier.accelerators:
-            span = f"{fmt(tier.accelerators)} accelerators" if tier.accelerators else "the whole cluster"
-            return tier.oversubscription, ("spec", "network", "inter_node", "tiers", k, "oversubscription"), f"tier {tier.name!r} ({span})"
-    if inter.tiers or inter.oversubscription is None:  # the job outgrows every stated tier, or nothing is stated
-        return None
-    return inter.oversubscription, ("spec", "network", "inter_node", "oversubscription"), "the fabric"
 
 
 @check(Params)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from clusterlint.engine.review import Skip
+from clusterlint.estimate.sizing import fmt
 from clusterlint.model import units
 
 
@@ -58,7 +59,6 @@ class Bandwidth(NamedTuple):
 def bandwidth(review, alloc, params: NetworkParams) -> Bandwidth:
     """Skip when the cluster states no NIC speed."""
     from clusterlint.estimate.sizing import inter_node_per_accelerator
-    from clusterlint.rules.network import crossed_tier  # the NET006 reading of the fabric's tiers
 
     pool = review.cluster.spec.node_pools[alloc.pool_index]
     figure = inter_node_per_accelerator(review, pool)
@@ -123,3 +123,15 @@ def comms(review, speed, params: NetworkParams) -> Comms | None:
     compute = speed.seconds(params_n, spec.global_batch_size * spec.sequence_length)
     shard = params_n * params.gradient_bytes / (par.tensor * par.pipeline)
     return Comms(2 * (dp - 1) / dp * shard, bandwidth(review, alloc, params), compute, params.overlap, dp)
+
+
+def crossed_tier(inter, accelerators: int) -> tuple[float, tuple, str] | None:
+    """(oversubscription, path, which level) the job's traffic crosses: the smallest tier that holds it,
+    or the whole fabric's figure; None when the quote states neither."""
+    for k, tier in enumerate(inter.tiers):
+        if tier.accelerators is None or accelerators <= tier.accelerators:
+            span = f"{fmt(tier.accelerators)} accelerators" if tier.accelerators else "the whole cluster"
+            return tier.oversubscription, ("spec", "network", "inter_node", "tiers", k, "oversubscription"), f"tier {tier.name!r} ({span})"
+    if inter.tiers or inter.oversubscription is None:  # the job outgrows every stated tier, or nothing is stated
+        return None
+    return inter.oversubscription, ("spec", "network", "inter_node", "oversubscription"), "the fabric"
