@@ -2,30 +2,32 @@
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
 import re
-import shutil
-import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-# The test run's caches (configurations, entry points, compiled patterns) live in a folder of its own,
-# not in the developer's: set before the command line is imported, which chooses its pattern cache's
-# file then, and removed after that cache is written at exit (tests of the caches set their own).
-_CACHE = tempfile.mkdtemp(prefix="clusterlint-test-cache-")
-os.environ["XDG_CACHE_HOME"] = _CACHE
-atexit.register(shutil.rmtree, _CACHE, True)
-
-from clusterlint.cli import main  # noqa: E402
+from clusterlint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SPECS = ROOT / "specs"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
+FINDINGS_ROW = re.compile(r"^\| (\S+\.(?:yaml|md|txt)) \| (.+?) \| ([0-9.]+) \|$")
+
+
+def findings_table(page: Path) -> dict:
+    """A documentation page's table of what each example gives: file -> (Counter of (rule, severity), score)."""
+    rows = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        match = FINDINGS_ROW.match(line)
+        if match:
+            name, findings, score = match.groups()
+            expected = Counter() if findings == "none" else Counter(tuple(item.split()) for item in findings.split(", "))
+            rows[name] = (expected, float(score))
+    return rows
 
 
 def run_cli(*args, input=None):

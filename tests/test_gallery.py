@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
-
-from conftest import ROOT, SPECS, check_json
+from conftest import ROOT, SPECS, check_json, findings_table
 
 GALLERY = SPECS / "gallery"
-ROW = re.compile(r"^\| (\S+\.yaml) \| (.+?) \| ([0-9.]+) \|$")
 
 
-def _table():
-    rows = {}
-    for line in (ROOT / "docs" / "gallery.md").read_text(encoding="utf-8").splitlines():
-        match = ROW.match(line)
-        if match:
-            name, findings, score = match.groups()
-            expected = Counter() if findings == "none" else Counter(tuple(item.split()) for item in findings.split(", "))
-            rows[name] = (expected, float(score))
-    return rows
-
-
-TABLE = _table()
+TABLE = findings_table(ROOT / "docs" / "gallery.md")
 
 
 def test_table_covers_every_gallery_spec():

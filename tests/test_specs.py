@@ -6,28 +6,14 @@ import re
 from collections import Counter
 
 import pytest
-
 from clusterlint.engine.registry import builtin_rules
+from conftest import SPECS, check_json, findings_table
 
-from conftest import SPECS, check_json
-
-ROW = re.compile(r"^\| (\S+\.(?:yaml|md|txt)) \| (.+?) \| ([0-9.]+) \|$")
 PLACE = re.compile(r"^\| (\S+\.(?:yaml|md|txt)) \| ([A-Z]+[0-9]{3}) \| ([0-9]+):([0-9]+) \|$")
 LINT = ("*.yaml", "*.txt", "*.md")
 
 
-def _table():
-    rows = {}
-    for line in (SPECS / "README.md").read_text(encoding="utf-8").splitlines():
-        match = ROW.match(line)
-        if match:
-            name, findings, score = match.groups()
-            expected = Counter() if findings == "none" else Counter(tuple(item.split()) for item in findings.split(", "))
-            rows[name] = (expected, float(score))
-    return rows
-
-
-TABLE = _table()
+TABLE = findings_table(SPECS / "README.md")
 
 
 def test_table_covers_every_spec():
