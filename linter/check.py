@@ -69,7 +69,7 @@ class Report:
         return [s for r in self.results for s in r.skipped]
 
     def scorecards(self) -> dict:
-        return {r.file: scorecard(r.findings, r.not_reviewed()) for r in self.results}
+        return {r.file: r.card() for r in self.results}
 
     def failed(self) -> bool:
         """Exit 1: some file failed (see `failed`)."""
@@ -230,6 +230,7 @@ class _Shared:
         self.loaded: dict = {}  # absolute path -> (item, invalid)
         self.results: dict = {}  # display name -> (FileResult, comments, settings)
         self.elsewhere: dict = {}  # findings about them alone, each once, in the order first found
+        self.judged: set = set()  # the areas judged in the reviews that read them
 
     def get(self, path: str | None, kind: str, settings):
         if not path:
@@ -275,6 +276,7 @@ class _Shared:
                 continue
             seen = set(result.findings)
             result.findings += [f for f in self.elsewhere if f.file == name and f not in seen]
+            result.judged |= self.judged
             _suppress(result, comments, settings.rules_for(name), settings.rules)
             if not result.findings:
                 continue
@@ -355,6 +357,8 @@ def _review(path: str, name: str, settings, options: Options, shared_docs: _Shar
     result.blocked = shared_docs.blocked(settings)
     for f in result.elsewhere:
         shared_docs.elsewhere.setdefault(f, None)
+    if shared:
+        shared_docs.judged |= result.judged
     _suppress(result, _comments(result, loaded), rules, settings.rules)
     shared_docs.silence(result, settings)
     result.settings = settings

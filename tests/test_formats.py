@@ -77,7 +77,7 @@ def test_github_annotations_escape_and_place(monkeypatch, tmp_path):
     assert any(line.startswith("::notice file=specs/budget-pcie-nfs.yaml,line=11,col=1,title=SPEC006 not-stated::the quote does not state the local drives") for line in lines)
     assert all("\n" not in line for line in lines)
     text = summary.read_text(encoding="utf-8")
-    assert text.startswith("# clusterlint review") and "| `specs/budget-pcie-nfs.yaml` | 32.5 | F |" in text
+    assert text.startswith("# clusterlint review") and "| `specs/budget-pcie-nfs.yaml` | 47.5 | F |" in text
 
 
 def test_github_escapes_newlines_and_percent():
@@ -97,7 +97,7 @@ def test_auto_is_github_in_actions_and_text_elsewhere(monkeypatch):
 
 def test_markdown_report_has_scorecard_estimates_findings_by_area_and_skipped():
     md = _out("markdown", BUDGET, "--workload", WORKLOAD)
-    assert "## Scorecard" in md and "| `specs/budget-pcie-nfs.yaml` | 32.5 | F |" in md
+    assert "## Scorecard" in md and "| `specs/budget-pcie-nfs.yaml` | 47.5 | F |" in md
     assert "## Estimates" in md and "estimated training time 893.1 days" in md
     assert "### Network (NET)" in md and "### Storage (STO)" in md
     assert "## Skipped rules" not in md and md.count("| 29 |") == 1  # a count per file by default
@@ -156,8 +156,8 @@ def test_two_formats_on_stdout_is_a_usage_error():
 def test_min_score_fails_a_review_below_it():
     args = (str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--workload", WORKLOAD, "--fail-on", "never")
     assert run_cli("check", *args)[0] == 0
-    assert run_cli("check", *args, "--min-score", "67.5")[0] == 0
-    assert run_cli("check", *args, "--min-score", "68")[0] == 1
+    assert run_cli("check", *args, "--min-score", "75")[0] == 0
+    assert run_cli("check", *args, "--min-score", "75.5")[0] == 1
 
 
 def test_skip_non_specs_lists_foreign_yaml(tmp_path):

@@ -103,7 +103,7 @@ def test_text_lists_findings_in_name_order_and_scorecards_in_the_order_given(tre
     assert heads == sorted(heads) and heads[0] == "m.yaml" and heads[-1] == "q/z.yaml" and "q/bad.yaml" in heads
     cards = out[out.index("Scorecard:"):].splitlines()[1:4]
     assert [line.split(":")[0].strip() for line in cards] == ["q/z.yaml", "q/bad.yaml", "q/a/b/c.yaml"]
-    assert out.splitlines()[-2] == "  m.yaml: 97.5/100 A  (ACC 97.5)"  # the shared workload's card comes last: its ACC004 warning
+    assert out.splitlines()[-2] == "  m.yaml: 97.5/100 A  (ACC 97.5; not run: DLV)"  # the shared workload's card comes last: its ACC004 warning
 
 
 class Recording:
@@ -176,7 +176,7 @@ def test_jsonl_is_a_finding_per_line_then_a_file_object_per_file_then_a_summary(
     code, lines = _jsonl(good, bad)
     assert code == 1
     assert [line["type"] for line in lines] == ["finding", "file", "file", "summary"]
-    areas = {a: 100.0 for a in ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "DLV", "SEC")}
+    areas = {a: 100.0 for a in ("SPEC", "ACC", "NET", "STO", "CPU", "REL", "SW", "LCK", "CON", "CST", "UNI", "SEC")} | {"DLV": None}  # no evidence: DLV did not run
     assert lines[0] == {
         "type": "finding", "rule": "ACC002", "name": "too-few-accelerators-for-inference", "severity": "error", "score": 15.0,
         "message": "serving 405B parameters in bf16 needs 1.012 TB (405B x 2 bytes x 1.25) = 13 accelerators of 80 GB; the cluster has 8",

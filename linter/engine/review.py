@@ -16,7 +16,7 @@ from clusterlint.model.findings import Finding, Related, dotted, fingerprint
 from clusterlint.readers.loader import Document, LoadedFile, Problem, display
 from clusterlint.engine.registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from clusterlint.engine.selection import ALWAYS_ON
-from clusterlint.engine.scoring import finding_score
+from clusterlint.engine.scoring import area_of, finding_score, scorecard
 from clusterlint.contracts.sentences import sentence_at
 
 
@@ -122,11 +122,16 @@ class FileResult:
     lines: list
     findings: list = field(default_factory=list)
     skips: dict = field(default_factory=dict)  # (rule id, reason) -> None: each rule that did not run and why, once, in rule order
+    judged: set = field(default_factory=set)  # the areas (NET, CON, ...) in which at least one rule ran to its end
     pages: list | None = None  # a PDF's lines page by page
     reviews: list = field(default_factory=list)  # the Reviews the rules ran on (for estimates)
     suppressed: list = field(default_factory=list)  # Suppressed findings (inline or baseline), not counted
     elsewhere: list = field(default_factory=list)  # findings about the shared documents alone, located in them
     blocked: str = ""  # why the review could not happen although the file loaded (a broken --workload)
+
+    def card(self) -> dict:
+        """This file's scorecard: score, grade, and a subscore for each area a rule judged."""
+        return scorecard(self.findings, self.not_reviewed(), self.judged)
 
     def not_reviewed(self) -> str:
         """Why this file was not reviewed ("" when it was): its first finding of a rule that means
@@ -208,6 +213,7 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
     configuration's values, for the rules that read a key of it (`parties`, `contract-kind`).
     """
     rules = builtin_rules() if rules is None else rules
+    result.judged.add("SPEC")  # the documents were read and validated: the SPEC checks ran on them
     for review in reviews(typed, shared):
         plan = _plan(rules, frozenset(review.docs), evidence is not None, invalid)
         review.rules = rules
@@ -226,6 +232,7 @@ def run_rules(result: FileResult, typed: list, shared: dict | None = None, inval
                         _skip(result, rule, item.reason)
                     else:
                         hits.append(item)
+                result.judged.add(area_of(rule.id))  # it ran to its end: its area was judged
             except Skip as exc:  # findings already made stand: not knowing the rest never withdraws them
                 _skip(result, rule, str(exc))
             except ParamError as exc:

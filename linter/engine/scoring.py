@@ -2,7 +2,9 @@
 
 A finding costs `weight x factor(severity)` points: errors the full weight, warnings half, and
 information nothing (it informs, it does not judge). A review's score is 100 minus the points of
-its findings, floored at 0; each area's subscore is the same over that area's findings alone.
+its findings, floored at 0; each area's subscore is the same over that area's findings alone. An
+area in which no rule ran (every rule skipped, or none applies to the documents checked) has no
+subscore: it was not judged, so it is "not run" (None), never 100.
 
 A review that did not happen has no score: a file with a document that did not load or validate
 (SPEC001, SPEC002, SPEC005), or a review that depends on a --workload or --contract that did not,
@@ -31,9 +33,10 @@ def area_of(rule_id: str) -> str:
 _UNTOUCHED = dict.fromkeys(SCORED_AREAS, 100.0)  # every area's subscore before any finding
 
 
-def scorecard(findings, not_reviewed: str = "") -> dict:
+def scorecard(findings, not_reviewed: str = "", judged=None) -> dict:
     """Score, grade and per-area subscores of one review's findings; without a score or grade (None)
-    and with the reason when it was `not_reviewed`."""
+    and with the reason when it was `not_reviewed`. `judged`: the areas in which a rule ran (None: all);
+    the others are None unless they have findings."""
     points = sum(f.score for f in findings)
     if not_reviewed:
         return {"score": None, "grade": None, "not_reviewed": not_reviewed, "points": round(points, 2), "areas": {}}
@@ -43,7 +46,7 @@ def scorecard(findings, not_reviewed: str = "") -> dict:
         area = area_of(f.rule)
         if area in _UNTOUCHED:
             lost[area] = lost.get(area, 0) + f.score
-    areas = dict(_UNTOUCHED)  # in SCORED_AREAS order; only the areas with findings are worked out
+    areas = dict(_UNTOUCHED) if judged is None else {a: 100.0 if a in judged else None for a in SCORED_AREAS}  # in SCORED_AREAS order
     for area, spent in lost.items():
         areas[area] = round(max(0.0, 100.0 - spent), 2)
     return {"score": score, "grade": grade(score), "points": round(points, 2), "areas": areas}

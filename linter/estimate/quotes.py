@@ -217,7 +217,7 @@ def compare(entries, rank_by: str = "fit") -> list[Row]:
         est = quote(review, result.file)
         findings = list(result.findings) + (list(paper.findings) if paper is not None else [])
         rows.append(Row(
-            file=result.file, name=review.cluster.metadata.name, estimate=est, card=scorecard(findings, result.not_reviewed()),
+            file=result.file, name=review.cluster.metadata.name, estimate=est, card=scorecard(findings, result.not_reviewed(), result.judged | (paper.judged if paper is not None else set())),
             counts={s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")},
             figures=_figures(review, est),
             lockin=sorted({f.rule for f in findings if f.rule.startswith("LCK")}),

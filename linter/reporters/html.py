@@ -34,7 +34,7 @@ def _page(title: str, body: list[str]) -> str:
 def _scorecard(file: str, card: dict) -> list[str]:
     if card["score"] is None:
         return [f"<p class=\"error\"><code>{escape(file)}</code>: not reviewed ({escape(card['not_reviewed'])})</p>"]
-    areas = "".join(f"<td class=\"num\">{card['areas'][a]:g}</td>" for a in SCORED_AREAS)
+    areas = "".join(f"<td class=\"num\">{'not run' if card['areas'][a] is None else format(card['areas'][a], 'g')}</td>" for a in SCORED_AREAS)
     return [
         "<table class=\"scorecard\"><tr><th>file</th><th>score</th><th>grade</th>" + "".join(f"<th>{a}</th>" for a in SCORED_AREAS) + "</tr>",
         f"<tr><td><code>{escape(file)}</code></td><td class=\"num\">{card['score']:g}</td><td class=\"grade\">{card['grade']}</td>{areas}</tr></table>",

@@ -47,7 +47,7 @@ class JsonlStream(Stream):
         self.worst = None  # (rank, index, scorecard) of the worst file: not reviewed, else the lowest score
 
     def part(self, result, index: int, shown: list, more: dict) -> list:
-        card = scorecard(result.findings, result.not_reviewed())
+        card = result.card()
         rank = (-1 if card["score"] is None else card["score"], index)
         if self.worst is None or rank < self.worst[:2]:
             self.worst = (*rank, card)

@@ -26,15 +26,17 @@ def render(report) -> str:
     out = ["# clusterlint review", ""]
     out.append(f"{len(findings)} findings ({counts['error']} errors, {counts['warning']} warnings, {counts['info']} info) "
                f"in {len(report.results)} file{'s' if len(report.results) != 1 else ''}.")
-    out += ["", "## Scorecard", "", "| file | score | grade | areas below 100 | rules skipped |", "|---|---:|:---:|---|---:|"]
+    out += ["", "## Scorecard", "", "| file | score | grade | areas below 100 | areas not run | rules skipped |", "|---|---:|:---:|---|---|---:|"]
     cards = report.scorecards()
     for result in report.results:
         card, skipped = cards[result.file], len({s.rule for s in result.skipped})
         if card["score"] is None:
-            out.append(f"| {code(result.file)} | - | not reviewed | {cell(card['not_reviewed'])} | {skipped} |")
+            out.append(f"| {code(result.file)} | - | not reviewed | {cell(card['not_reviewed'])} | - | {skipped} |")
             continue
-        areas = ", ".join(f"{a} {card['areas'][a]:g}" for a in SCORED_AREAS if card["areas"][a] < 100) or "none"
-        out.append(f"| {code(result.file)} | {card['score']:g} | {card['grade']} | {areas} | {skipped} |")
+        scored = card["areas"]
+        areas = ", ".join(f"{a} {scored[a]:g}" for a in SCORED_AREAS if scored[a] is not None and scored[a] < 100) or "none"
+        idle = ", ".join(a for a in SCORED_AREAS if scored[a] is None) or "none"
+        out.append(f"| {code(result.file)} | {card['score']:g} | {card['grade']} | {areas} | {idle} | {skipped} |")
     findings, more = listed(report)
     estimates = [f for f in findings if f.rule in ESTIMATES]
     if estimates:

@@ -6,7 +6,6 @@ import re
 from collections import defaultdict
 
 from clusterlint.model.findings import ORDER
-from clusterlint.engine.scoring import scorecard
 from clusterlint.reporters import more_line, stream
 from clusterlint.reporters.escape import terminal, terminal_line
 from clusterlint.reporters.stream import Stream
@@ -143,11 +142,13 @@ def _skipped(result) -> list[str]:
 
 
 def _scorecard(result, color: bool) -> str:
-    card = scorecard(result.findings, result.not_reviewed())
+    card = result.card()
     skipped = len({rule for rule, _ in result.skips})
     note = f"; {skipped} skipped" if skipped else ""
     if card["score"] is None:
         return f"  {terminal(result.file)}: {_style('not reviewed', color, bold=True, fg='red')}  ({terminal(card['not_reviewed'])})"
     grade = _style(card["grade"], color, bold=True, fg="green" if card["score"] >= 80 else "red" if card["score"] < 60 else "yellow")
-    areas = " ".join(f"{a} {sub:g}" for a, sub in card["areas"].items() if sub < 100) or "all areas 100"
+    below = " ".join(f"{a} {sub:g}" for a, sub in card["areas"].items() if sub is not None and sub < 100)
+    idle = ", ".join(a for a, sub in card["areas"].items() if sub is None)
+    areas = (below or "every judged area 100") + (f"; not run: {idle}" if idle else "")
     return f"  {terminal(result.file)}: {card['score']:g}/100 {grade}  ({areas}{note})"
