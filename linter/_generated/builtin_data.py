@@ -1506,8 +1506,6 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'params': {'warn_below': '400Gbps',
                                                      'error_below': '100Gbps',
                                                      'reference_tflops': 989.4,
-                                                     'efficiency': 0.8,
-                                                     'gradient_bytes': 2,
                                                      'overlap_share': 0.6667},
                                           'needs': ['Cluster'],
                                           'summary': 'Multi-node training over too little inter-node bandwidth per '
@@ -1524,15 +1522,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  "Gbps: NVIDIA's and AMD's own B200, GB200/GB300 and MI300X/MI355X "
                                                  'designs use 400-800 Gbps per GPU and train at scale, and scaling '
                                                  'past what the reference itself was would flag them all. With a '
-                                                 'workload the need is its own traffic, from the sizing model CST001 '
-                                                 'and NET007 use: the hierarchical all-reduce of its gradient shard '
-                                                 'across the scale-up domains it spans must fit in the backward pass '
-                                                 '(4 of the 6 FLOPs per parameter per token), still capped at 400 '
-                                                 'Gbps; its precision picks the TFLOPS column. A part that publishes '
-                                                 'no figure at that precision uses the nearest one (fp16 on V100) and '
-                                                 'says so. Below the need is a warning, below a quarter of it an '
-                                                 'error. Each pool is judged on its own; a pool whose accelerator the '
-                                                 'catalog does not know is skipped by name.',
+                                                 'workload the need is its own traffic, from the one traffic model '
+                                                 "NET007 and CST001's time use (with NET007's efficiency and gradient "
+                                                 'bytes): the hierarchical all-reduce of its gradient shard across the '
+                                                 'scale-up domains it spans must fit in the backward pass (4 of the 6 '
+                                                 'FLOPs per parameter per token), still capped at 400 Gbps; its '
+                                                 'precision picks the TFLOPS column. Oversubscription and a shared '
+                                                 "fabric are NET006's and NET005's findings and count in the time, not "
+                                                 'in this need. A part that publishes no figure at that precision uses '
+                                                 'the nearest one (fp16 on V100) and says so. Below the need is a '
+                                                 'warning, below a quarter of it an error. Each pool is judged on its '
+                                                 'own; a pool whose accelerator the catalog does not know is skipped '
+                                                 'by name.',
                                           'fix': 'Ask for one 400 Gbps (or faster) RDMA NIC per accelerator, or plan '
                                                  'for the slowdown in time and cost.',
                                           'sources': ["seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
@@ -1567,7 +1568,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                        'memory and the kernel TCP stack, which caps bandwidth and adds latency to '
                                        'every step. GPUDirect-TCPX is not flagged here (it is zero-copy; LCK003 notes '
                                        'its plugin). A multi-node training cluster with no inter-node fabric at all '
-                                       '(`fabric: none`) is the extreme case and fires too.',
+                                       '(`fabric: none`) is the extreme case and fires too. Plain `ethernet` that does '
+                                       'not say whether it carries RDMA (RoCE) is unknown, not "no": the check is '
+                                       'skipped with a question to ask, never passed or failed.',
                                 'fix': "Require InfiniBand or RoCE with GPUDirect RDMA (or the cloud's equivalent) for "
                                        'multi-node training.',
                                 'sources': ["SemiAnalysis ClusterMAX networking criteria, via seed 003 — 'Holiday "

@@ -118,14 +118,18 @@ def quote(review, file: str) -> QuoteEstimate:
             f"{units.human(stall.size.value, 'size')} / {units.human(stall.bandwidth * 8, 'byte_rate')} every {units.human(stall.interval, 'duration')}",
             (f"checkpoint size: {stall.size.source}", "write bandwidth: spec"),
         )
+    if est.loader is not None:
+        read = est.loader
+        out.lines["dataloader"] = Line("dataloader stall", read.share, f"{read.share:.2%}", f"max(0, {read.formula})",
+                                       ("throughput: time to train", "read bandwidth: spec, the dataset stores", "bytes per token: workload dataset.size / tokens"))
     if est.availability is not None:
         a = est.availability
         out.lines["availability"] = Line("availability", a.value, f"{a.value:.2%}", "the contract's service level as written", (a.evidence,))
     effective = est.effective_seconds
     out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula,
-                                       ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []),
+                                       ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []), *(["dataloader stall"] if est.loader_share > 0 else []),
                                         "availability" if est.availability else "availability not stated: 100% assumed",
-                                        *(n for n in est.notes if n.startswith(("network time not counted", "checkpoint overhead not counted")))))
+                                        *(n for n in est.notes if n.startswith(("network time not counted", "checkpoint overhead not counted", "dataloader stalls not counted")))))
     if est.cost is not None:
         bill = est.cost
         out.lines["price"] = Line("price", bill.rate, f"{price_text(bill.rate)} {bill.currency} per accelerator-hour", bill.rate_how, (bill.rate_source,))
@@ -174,7 +178,8 @@ def _value(line):
 
 def _figures(review, est: QuoteEstimate) -> dict:
     """Inter-node bandwidth per accelerator and storage headroom of one quote, each with its formula and sources."""
-    from clusterlint.estimate.sizing import inter_node_per_accelerator, storage_fit
+    from clusterlint.estimate.storage import storage_fit
+    from clusterlint.estimate.traffic import inter_node_per_accelerator
 
     out = {}
     pool = review.cluster.spec.node_pools[est.model.training.throughput.allocation.pool_index if est.model else 0]
