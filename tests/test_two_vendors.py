@@ -105,3 +105,23 @@ def test_every_figure_printed_has_a_formula_and_sources():
     for quote in compared["quotes"]:  # the bare numbers of a row are the figures' own
         assert quote["storage_headroom"] == quote["figures"]["headroom"]["value"]
         assert quote["inter_node_per_accelerator_bps"] == quote["figures"]["per_accelerator"]["value"]
+
+
+def test_a_quote_names_its_own_contract(tmp_path):
+    # metadata.contract, relative to the quote: compare pairs them as --contract QUOTE=FILE does, and the command line wins
+    (tmp_path / "paper").mkdir()
+    (tmp_path / "paper" / "order-form.md").write_text(open(ORDER_FORM, encoding="utf-8").read(), encoding="utf-8")
+    quote = tmp_path / "brightline.yaml"
+    text = open(BRIGHTLINE, encoding="utf-8").read()
+    flow = "offering: rent}"
+    assert text.count(flow) == 1
+    quote.write_text(text.replace(flow, "offering: rent, contract: paper/order-form.md}"), encoding="utf-8")
+    code, out, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"), "--format", "json")
+    assert code == 0, err
+    named = {q["name"]: q for q in json.loads(out)["quotes"]}["brightline-h100-16-nodes"]
+    assert named["contract"].endswith("paper/order-form.md") and "CON003" in named["errors"]
+    assert math.isclose(named["estimate"]["cost"]["value"], 128 * 3 * MONTH_H * 1.99, rel_tol=0.01)
+    # a named file that is not there is a usage error saying where it is named
+    quote.write_text(text.replace(flow, "offering: rent, contract: paper/missing.md}"), encoding="utf-8")
+    code, _, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"))
+    assert code == 2 and "metadata.contract 'paper/missing.md': no such file" in err and "brightline.yaml:" in err

@@ -281,6 +281,10 @@ class ClusterMetadata(Strict):
     offering: Literal["rent", "buy", "hpc-allocation"] = "rent"
     quote_ref: Optional[str] = None
     source: Optional[str] = Field(None, description="Where the figures come from (URL of the public offer).")
+    contract: Optional[str] = Field(
+        None, min_length=1,
+        description="The quote's contract: a file path relative to this quote (YAML, Markdown, text or PDF). `compare` and `estimate` "
+                    "check the quote with it unless the command line pairs the quote with another (--contract QUOTE=FILE).")
 
 
 class Cluster(Envelope):
