@@ -309,3 +309,24 @@ def test_shared_documents_with_findings_of_their_own_are_still_sized(tmp_path):
         code, _, err = run_cli(command, str(tmp_path / "q.yaml"), *shared)
         assert (code, err) == (2, f"clusterlint: not reviewed: {tmp_path / 'c.yaml'}:5:31: SPEC005 spec.pricing.accelerator_hour: 2.5 has no unit; "
                                   "expected an amount with a currency code, e.g. 2.10 USD or 0.05 USD/GB\n"), command
+
+
+# 16 x 1,000 TFLOPS x 0.75 / (6 x 8B) = 250,000 tokens/s x 1.8 PB / 900B tokens = 2,000 bytes/token: 500 MB/s needed (STO005's
+# figures); at 250 MB/s the accelerators wait as long again: 500 / 250 - 1 = 100%, 3,600,000 s x 2 = 83.33 days; at 500 MB/s none
+@pytest.mark.parametrize("read, share, effective, formula", [
+    ("250MB/s", 1.0, 7200000.0, "41.67 days x (1 + 100.00% dataloader) / 100.00% availability"),
+    ("500MB/s", 0.0, 3600000.0, "41.67 days / 100.00% availability"),  # exactly keeps up: no stall, no term
+])
+def test_a_dataloader_shortfall_lengthens_the_time(tmp_path, read, share, effective, formula):
+    storage = f"    - {{name: shared, type: lustre, capacity: 2PB, read_bandwidth: {read}}}\n"
+    est = _estimate(tmp_path, MFU + "  dataset: {size: 1.8PB}\n", storage=storage)
+    value, text, how, sources = _line(est, "dataloader")
+    assert (value, text) == (share, f"{share:.2%}")
+    assert how == f"max(0, 500 MB/s needed / {read[:-4]} MB/s read - 1 (250,000 tokens/s x 2,000 bytes/token))"
+    assert _line(est, "effective_time")[:3] == (effective, units_days(effective), formula)
+    code, out, _ = run_cli("check", *_files(tmp_path, MFU + "  dataset: {size: 1.8PB}\n", storage=storage), "--format", "json", "--select", "STO005")
+    assert len([f for f in json.loads(out)["findings"] if f["rule"] == "STO005"]) == (share > 0)
+
+
+def units_days(seconds: float) -> str:
+    return f"{seconds / 86400:.2f} days"

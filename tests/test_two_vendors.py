@@ -125,3 +125,12 @@ def test_a_quote_names_its_own_contract(tmp_path):
     quote.write_text(text.replace(flow, "offering: rent, contract: paper/missing.md}"), encoding="utf-8")
     code, _, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"))
     assert code == 2 and "metadata.contract 'paper/missing.md': no such file" in err and "brightline.yaml:" in err
+
+
+def test_the_html_comparison_shows_areas_not_run_and_every_term_of_the_time():
+    code, html, err = run_cli("compare", KESTREL, BRIGHTLINE, *ARGS, "--format", "html")
+    assert code == 0, err
+    # DLV needs acceptance evidence: no rule judged it before purchase, so no 100 in either scorecard
+    assert html.count("<td class=\"muted\">not run</td>") == 2
+    assert "(1 + exposed network share + checkpoint stall share + dataloader stall share) / availability" in html
+    assert "(1 + checkpoint overhead)" not in html
