@@ -121,10 +121,16 @@ def test_a_quote_names_its_own_contract(tmp_path):
     named = {q["name"]: q for q in json.loads(out)["quotes"]}["brightline-h100-16-nodes"]
     assert named["contract"].endswith("paper/order-form.md") and "CON003" in named["errors"]
     assert math.isclose(named["estimate"]["cost"]["value"], 128 * 3 * MONTH_H * 1.99, rel_tol=0.01)
+    # check reads it too: the order form's findings come with the quote's
+    code, out, _ = run_cli("check", str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"), "--format", "json")
+    found = json.loads(out)["findings"]
+    assert code == 1 and any(f["rule"] == "CON003" and f["file"].endswith("paper/order-form.md") for f in found)
     # a named file that is not there is a usage error saying where it is named
     quote.write_text(text.replace(flow, "offering: rent, contract: paper/missing.md}"), encoding="utf-8")
     code, _, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"))
-    assert code == 2 and "metadata.contract 'paper/missing.md': no such file" in err and "brightline.yaml:" in err
+    assert code == 2 and "metadata.contract 'paper/missing.md': no such file" in err and "brightline.yaml:10:" in err
+    code, _, err = run_cli("check", str(quote))
+    assert code == 2 and "brightline.yaml:10:" in err and "metadata.contract 'paper/missing.md': no such file" in err
 
 
 def test_the_html_comparison_shows_areas_not_run_and_every_term_of_the_time():

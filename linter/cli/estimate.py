@@ -64,33 +64,12 @@ def _pairs(quotes, contracts) -> dict:
             _fail(f"--contract {value}: a second contract for every quote (pair it with its quote: QUOTE={value})")
         else:
             default = value
-    return {q: named.get(q) or _named_contract(q) or default for q in quotes}
+    from clusterlint.estimate.quotes import named_contract
 
-
-def _named_contract(quote: str) -> str | None:
-    """The contract a quote file names in `metadata.contract`, as a path from here; a named file that does
-    not exist is a usage error that says where it is named."""
-    import os
-
-    from clusterlint.readers.loader import load_bytes, read_file
-
-    if not os.path.isfile(quote) or not quote.endswith((".yaml", ".yml")):
-        return None
     try:
-        loaded = load_bytes(read_file(quote), quote)
-    except (OSError, ValueError):
-        return None  # the check reports the file's own problem
-    for doc in loaded.documents:
-        data = doc.data if isinstance(doc.data, dict) else {}
-        meta = data.get("metadata") if data.get("kind") == "Cluster" else None
-        named = meta.get("contract") if isinstance(meta, dict) else None
-        if isinstance(named, str) and named:
-            path = os.path.join(os.path.dirname(quote), named)
-            if not os.path.isfile(path):
-                line, col = doc.positions.get(("metadata", "contract"), (0, 0))
-                _fail(f"{quote}:{line}:{col}: metadata.contract {named!r}: no such file ({path})")
-            return os.path.relpath(path)
-    return None
+        return {q: named.get(q) or named_contract(q) or default for q in quotes}
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 class _Results:

@@ -283,8 +283,8 @@ class ClusterMetadata(Strict):
     source: Optional[str] = Field(None, description="Where the figures come from (URL of the public offer).")
     contract: Optional[str] = Field(
         None, min_length=1,
-        description="The quote's contract: a file path relative to this quote (YAML, Markdown, text or PDF). `compare` and `estimate` "
-                    "check the quote with it unless the command line pairs the quote with another (--contract QUOTE=FILE).")
+        description="The quote's contract: a file path relative to this quote (YAML, Markdown, text or PDF). `check`, `estimate` "
+                    "and `compare` review the quote with it unless a contract is configured or given on the command line.")
 
 
 class Cluster(Envelope):
