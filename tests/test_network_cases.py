@@ -512,3 +512,26 @@ def test_configured_params_are_validated(tmp_path, param, error):
         assert code in (0, 1) and err == ""  # accepted: the check ran (and may find something)
     else:
         assert (code, err) == (2, f"clusterlint: error: --param {rule}: {error}\n")
+
+
+# ---------------------------------------------------------------- one traffic model: NET003, NET007 and CST001 read the same figures
+
+def test_net003_net007_and_the_time_read_one_traffic_model(tmp_path):
+    # 4 nodes of 8, tensor 2 x pipeline 2: data 32 / 4 = 8, 8 // 4 = 2 replicas per node, 4 domains; shard 8B x 2 / 4 = 4 GB,
+    # 2 x 3/4 x 4 GB / 2 = 3 GB per accelerator per step, the figure all three quote
+    report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=4, gbs=1, parallelism="{tensor: 2, pipeline: 2}")
+    traffic = "2 x (4 - 1) / 4 domains x 4 GB gradient shard / 2 replicas per domain = 3 GB"
+    [net003] = [f for f in report["findings"] if f["rule"] == "NET003"]
+    [net007] = [f for f in report["findings"] if f["rule"] == "NET007"]
+    [cst001] = [f for f in report["findings"] if f["rule"] == "CST001"]
+    assert f"traffic: {traffic}" in net003["evidence"]
+    assert "(3 GB per accelerator at 80 Gbps effective) takes 0.3 s" in net007["message"]
+    assert f"gradient all-reduce per accelerator per step: {traffic}" in cst001["evidence"]
+
+
+def test_activations_that_cross_domains_are_said_not_counted(tmp_path):
+    # tensor 8 x pipeline 2 on 8-GPU nodes: each pipeline stage is a node, so activations cross; the workload gives no
+    # hidden size to size them, and the time's evidence says so instead of counting them as 0
+    report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=4, gbs=1, parallelism="{tensor: 8, pipeline: 2}")
+    [cst001] = [f for f in report["findings"] if f["rule"] == "CST001"]
+    assert "pipeline activations crossing domains are not counted: the workload states no hidden size" in cst001["evidence"]
