@@ -331,7 +331,12 @@ def _plan(options: Options, resolver, report: Report, shared_docs: _Shared, base
         if options.skip_non_specs and path.endswith(YAML_SUFFIXES) and not _is_clusterlint(path):
             report.not_specs.append(display(path))
             continue
-        settings = resolver.for_path(path)
+        try:
+            from clusterlint.estimate.quotes import with_named_contract
+
+            settings = with_named_contract(resolver.for_path(path), path)  # a quote's metadata.contract, when none is given
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         report.rules.update(settings.rules_for(path))
         shared_docs.get(settings.values["workload"], "Workload", settings)
         shared_docs.get(settings.values["contract"], "Contract", settings)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from clusterlint.estimate import sizing
+from clusterlint.estimate import storage
 from clusterlint.engine.review import PartSkip, Skip
-from clusterlint.estimate.sizing import PRECISION_BYTES, ceil, fmt, inter_node_per_accelerator, shared_storage  # noqa: F401  (the sizing model's, re-exported for the checks)
+from clusterlint.estimate.sizing import PRECISION_BYTES, ceil, fmt  # noqa: F401  (the sizing model's, re-exported for the checks)
+from clusterlint.estimate.storage import shared_storage  # noqa: F401
+from clusterlint.estimate.traffic import inter_node_per_accelerator, scale_up_domain  # noqa: F401
 
 
 class Params(BaseModel):
@@ -57,20 +59,6 @@ def memory(review, pool) -> tuple[float, str]:
     return facts.memory.value, facts.cite("memory")
 
 
-def scale_up_domain(review, pool) -> tuple[int, str]:
-    """Accelerators in one fast domain: the spec's figure (network or accelerator), else the
-    catalog's, capped by the node unless the domain spans nodes (NVL72 racks, TPU slices)."""
-    intra = review.cluster.spec.network.intra_node
-    if intra is not None and intra.scale_up_domain is not None:
-        return intra.scale_up_domain, "spec"
-    facts = review.facts(pool)
-    if facts.scale_up_domain is None:
-        return pool.accelerator.count, "the node's accelerator count"
-    if facts.scale_up_spans_nodes or facts.scale_up_domain <= pool.accelerator.count:
-        return facts.scale_up_domain, facts.cite("scale_up_domain")
-    return pool.accelerator.count, f"the node's accelerator count (the catalog's domain of {facts.scale_up_domain} is capped by the node)"
-
-
 def intra_fabric(review, pool) -> tuple[str, str]:
     intra = review.cluster.spec.network.intra_node
     if intra is not None:
@@ -91,6 +79,6 @@ def dense_tflops(review, pool, dtype: str) -> tuple[float, str]:
 
 def checkpoint_size(workload) -> tuple[float, str]:
     """Bytes of one checkpoint and their source (the sizing model's figure)."""
-    size = sizing.checkpoint_size(workload)
+    size = storage.checkpoint_size(workload)
     return size.value, size.source
 

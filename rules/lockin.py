@@ -84,7 +84,7 @@ def _export_price(contract):
 
 @check(Egress)
 def costly_data_export(review, params):
-    from clusterlint.estimate.sizing import required_storage
+    from clusterlint.estimate.storage import required_storage
     from clusterlint.model import units
 
     contract = review.contract

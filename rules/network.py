@@ -5,11 +5,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from clusterlint.estimate import sizing, traffic as flows
+from clusterlint.estimate.traffic import crossed_tier
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
 from clusterlint.model.base import Rate
 
-from clusterlint.estimate.network import crossed_tier
 from clusterlint.rules.common import Params, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
@@ -59,8 +59,6 @@ class InterNodeBandwidth(Params):
     warn_below: Rate = Field(description="Advertised inter-node bandwidth per accelerator of the reference design (one 400 Gbps NIC per H100): the need for the reference accelerator, scaled by dense TFLOPS, and its cap.")
     error_below: Rate = Field(description="Advertised bandwidth per reference accelerator below which it is an error; the error line is the need x error_below / warn_below.")
     reference_tflops: float = Field(gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
-    efficiency: float = Field(gt=0, le=1, description="Share of the advertised bandwidth that collectives really reach.")
-    gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
     overlap_share: float = Field(gt=0, le=1, description="Share of a step's compute the gradient all-reduce may take: the backward pass, 4 of the 6 FLOPs per parameter per token.")
 
 
@@ -81,20 +79,20 @@ def _crossing(review, pool, job):
     return (pool.count * pool.accelerator.count if job is None else job), domain, source
 
 
-def _need(review, params, pool, job, domain, column):
+def _need(review, params, pool, domain, column):
     """(need in bits/s per accelerator, wording for the message, evidence) for one pool; Skip when
     its dense TFLOPS are unknown."""
-    peak = flows.training_peak(review.facts(pool), column)
+    peak = sizing.training_peak(review.facts(pool), column)
     tflops, ratio = peak.value.value, peak.value.value / params.reference_tflops
     warn = params.warn_below.value
     evidence = [f"dense {fmt(tflops)} {peak.column} TFLOPS: {peak.value.source}"] + ([peak.assumption] if peak.assumption else [])
-    own = _workload_traffic(review, params, pool, job, domain, peak) if review.workload is not None else None
-    if own is not None:
-        need, text, more = own
+    spec = review.workload.spec if review.workload is not None else None
+    if spec is not None and spec.global_batch_size is not None and spec.sequence_length is not None:
+        need, text, more = _workload_traffic(review, params, domain)
         evidence = more + evidence
     else:
         need = warn * ratio
-        if review.workload is not None:
+        if spec is not None:
             evidence.append("the workload states no global_batch_size and sequence_length: the reference design's traffic pattern is assumed")
         assumed = f" (no {column} figure: {peak.column} assumed)" if peak.assumption else ""
         text = (f"training on {fmt(tflops)} dense {peak.column} TFLOPS{assumed} wants >= {units.human(min(need, warn), 'rate')} "
@@ -106,31 +104,20 @@ def _need(review, params, pool, job, domain, column):
     return min(need, warn), text, evidence
 
 
-def _workload_traffic(review, params, pool, job, domain, peak):
-    """The need from the workload's own data-parallel traffic: its gradient all-reduce across scale-up
-    domains within the backward pass of a step (the sizing model's step time); None when the
-    workload states no batch and sequence length (the reference design's pattern is then assumed)."""
-    spec = review.workload.spec
-    if spec.global_batch_size is None or spec.sequence_length is None:
-        return None
-    par = spec.parallelism
-    data = par.data or max(1, job // (par.tensor * par.pipeline))
-    traffic = flows.domain_traffic(spec.model.parameters.value, params.gradient_bytes, par.tensor, par.pipeline, data, domain)
-    mfu, alloc = flows.mfu(review), sizing.allocate(review)
-    params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
-    speed = sizing.Throughput(alloc, peak.column, peak.value, mfu)
-    step = speed.seconds(params_n, tokens)
-    need = traffic.bytes * 8 / (params.overlap_share * step * params.efficiency)
+def _workload_traffic(review, params, domain):
+    """The need from the workload's own traffic, the model of record (`estimate.traffic`) that NET007 and
+    the time read: its gradient all-reduce across scale-up domains within the backward pass of a step."""
+    speed, net = sizing.throughput(review), sizing.assumptions(review).network
+    run = flows.step(review, speed, net)
+    traffic, step = run.traffic, run.compute
+    need = run.need(params.overlap_share, net.efficiency)
     text = (f"the job's gradient all-reduce across {traffic.domains} scale-up domains of {domain} "
             f"({units.human(traffic.bytes, 'size')} per accelerator per step) within {params.overlap_share:.0%} of its "
             f"{step:.3g} s step wants >= {units.human(min(need, params.warn_below.value), 'rate')}")
     evidence = [f"traffic: {traffic.formula}",
-                f"need: {units.human(traffic.bytes, 'size')} x 8 / ({params.overlap_share:g} x {step:.3g} s x {params.efficiency:g} efficiency)"
+                f"need: {units.human(traffic.bytes, 'size')} x 8 / ({params.overlap_share:g} x {step:.3g} s x {net.efficiency:g} efficiency)"
                 f" = {units.human(need, 'rate')}",
-                f"step: {speed.formula(params_n, tokens)}", f"MFU {mfu.value:g}: {mfu.source}",
-                f"accelerators {alloc.accelerators} x {alloc.model}: {alloc.how}"]
-    if par.tensor * par.pipeline > domain:
-        evidence.append("pipeline activations crossing domains are not counted: the workload states no hidden size")
+                f"step: {run.formula}", speed.evidence[-1], speed.evidence[0], *run.uncounted]
     return need, text, evidence
 
 
@@ -153,12 +140,13 @@ def low_inter_node_bandwidth(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is not None and inter.fabric == "none":
         raise Skip("the cluster has no inter-node fabric (see NET004)")
-    for _, pool, (job_size, domain, _) in crossing:
+    efficiency = sizing.assumptions(review).network.efficiency
+    for _, pool, (_, domain, _) in crossing:
         figure = inter_node_per_accelerator(review, pool)
         if figure is None:
-            raise Skip("the cluster states no inter-node nics_per_node and nic_speed")
+            raise Skip(flows.unstated_nics(inter))
         try:
-            need, text, evidence = _need(review, params, pool, job_size, domain, column)
+            need, text, evidence = _need(review, params, pool, domain, column)
         except Skip as exc:
             yield PartSkip(f"pool {pool.name!r}: {exc}")
             continue
@@ -171,8 +159,8 @@ def low_inter_node_bandwidth(review, params):
             text += f", and below {units.human(error, 'rate')} is an error"
         yield review.hit(
             "Cluster", ("spec", "network", "inter_node", "nic_speed"),
-            f"{how} = {units.human(per, 'rate')} per accelerator ({units.human(per * params.efficiency, 'rate')} effective at "
-            f"{params.efficiency:.0%} of advertised) in pool {pool.name!r}; {text}",
+            f"{how} = {units.human(per, 'rate')} per accelerator ({units.human(per * efficiency, 'rate')} effective at "
+            f"{efficiency:.0%} of advertised) in pool {pool.name!r}; {text}",
             severity=severity,
             evidence=tuple(evidence) + (f"error below {units.human(params.error_below.value, 'rate')} / {units.human(params.warn_below.value, 'rate')} x "
                                         f"the need = {units.human(error, 'rate')}",),
@@ -194,12 +182,12 @@ def no_rdma_fabric(review, params):
             f"multi-node training on {total_nodes(review.cluster)} nodes with no inter-node fabric (fabric: none): "
             f"gradients and activations cannot cross nodes at training speed",
         )
-    elif inter.rdma is False or (inter.fabric == "ethernet" and inter.rdma is not True):
-        at = ("spec", "network", "inter_node", "rdma") if inter.rdma is not None else ("spec", "network", "inter_node", "fabric")
-        said = "rdma: false" if inter.rdma is False else "plain ethernet with no RDMA stated"
+    elif inter.fabric == "ethernet" and inter.rdma is None:
+        raise Skip("the quote does not say whether its ethernet fabric does RDMA (inter_node.rdma): ask")
+    elif inter.rdma is False:
         yield review.hit(
-            "Cluster", at,
-            f"multi-node training over {inter.fabric} without RDMA ({said}): collectives go through the kernel TCP stack and host memory",
+            "Cluster", ("spec", "network", "inter_node", "rdma"),
+            f"multi-node training over {inter.fabric} without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory",
         )
 
 
@@ -248,13 +236,11 @@ class CommsCompute(Params):
 
 @check(CommsCompute)
 def comms_exceed_compute(review, params):
-    from clusterlint.estimate.network import NetworkParams, comms
-
     spec = review.workload.spec
     if spec.task == "inference" or not _multi_node_training(review):
         return
     speed = sizing.throughput(review)
-    step = comms(review, speed, NetworkParams(params.efficiency, params.gradient_bytes, params.overlap, params.shared_fabric_share))
+    step = flows.comms(review, speed, flows.NetworkParams(params.efficiency, params.gradient_bytes, params.overlap, params.shared_fabric_share))
     if step is not None and step.seconds > step.compute:
         params_n, tokens = spec.model.parameters.value, spec.global_batch_size * spec.sequence_length
         yield review.hit(

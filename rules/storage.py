@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from clusterlint.estimate import sizing
+from clusterlint.estimate import sizing, storage
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 
@@ -49,7 +49,7 @@ class Headroom(Params):
 @check(Headroom)
 def insufficient_storage_headroom(review, params):
     spec = review.workload.spec
-    fit = sizing.storage_fit(review)
+    fit = storage.storage_fit(review)
     need, how, wanted, usable, capacity = fit.need, fit.how, fit.wanted, fit.stores, fit.capacity
     if capacity >= params.min_ratio * need:
         return
@@ -77,7 +77,7 @@ class CheckpointStall(Params):
 
 @check(CheckpointStall)
 def slow_checkpoint_writes(review, params):
-    stall = sizing.checkpoint_stall(review)
+    stall = storage.checkpoint_stall(review)
     share = stall.share
     if share > params.warn_above:
         severity = "error" if share > params.error_above else "warning"
@@ -114,22 +114,13 @@ def dataloader_bandwidth_shortfall(review, params):
     spec = review.workload.spec
     if spec.task == "inference":
         return
-    if spec.dataset is None or spec.dataset.size is None or spec.tokens is None:
-        raise Skip("the workload states no dataset size and tokens to derive the bytes read per token")
-    stores = [(i, s) for i, s in shared_storage(review.cluster) if (not s.purpose or "datasets" in s.purpose) and s.read_bandwidth]
-    if not stores:
-        raise Skip("no dataset storage states a read_bandwidth")
-    speed = sizing.throughput(review)
-    tokens_per_s = speed.flops / (6 * spec.model.parameters.value)
-    bytes_per_token = spec.dataset.size.value / spec.tokens.value
-    need = tokens_per_s * bytes_per_token
-    have = sum(s.read_bandwidth.value for _, s in stores) / 8
-    if have < need:
+    read = storage.dataloader_read(review)
+    if read.have < read.need:
         yield review.hit(
-            "Cluster", ("spec", "storage", stores[0][0], "read_bandwidth"),
-            f"training consumes {fmt(tokens_per_s)} tokens/s x {fmt(bytes_per_token)} bytes/token = "
-            f"{units.human(need * 8, 'byte_rate')}, more than the {units.human(have * 8, 'byte_rate')} the dataset storage reads",
-            evidence=speed.evidence,
+            "Cluster", read.at,
+            f"training consumes {fmt(read.tokens_per_s)} tokens/s x {fmt(read.bytes_per_token)} bytes/token = "
+            f"{units.human(read.need * 8, 'byte_rate')}, more than the {units.human(read.have * 8, 'byte_rate')} the dataset storage reads",
+            evidence=sizing.throughput(review).evidence,
         )
 
 

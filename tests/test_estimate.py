@@ -110,7 +110,7 @@ def test_compare_text_marks_the_best_and_recommends():
     assert code == 0
     assert ("Recommended: forge-h100-64-nodes (specs/forge-h100-quote.yaml): it meets the deadline (43.46 days) and the budget "
             "(4,713,247 USD owed) with no error findings; aws-p5-32-nodes would need an effective time within 60 days (it has "
-            "86.31 days) and its error findings fixed (CON003, CST002).") in out
+            "86.31 days) and its error findings fixed (CON003, CST002, SEC001).") in out
     # every figure printed has its formula, the storage headroom too: 1 PB / (8 TB + 5 x 980 GB) = 77.52
     assert "  storage headroom: 77.52x = (1 PB weka capacity) / (8 TB dataset + 5 x 980 GB checkpoints)" in out
     assert re.search(r"^1\s+forge-h100-64-nodes\s+100 A \*", out, re.MULTILINE)
@@ -167,7 +167,8 @@ def test_check_html_for_a_single_quote():
     page = _Html()
     page.feed(html)
     text = "".join(page.text)
-    assert code == 1 and "clusterlint review" in text and "NET004 no-rdma-fabric" in text and "Skipped rules" in text
+    assert code == 1 and "clusterlint review" in text and "CPU001 too-few-cpu-cores" in text and "Skipped rules" in text
+    assert "NET004: the quote does not say whether its ethernet fabric does RDMA (inter_node.rdma): ask" in text  # asked, not failed
 
 
 STORAGE_QUOTE = """apiVersion: clusterlint/v1

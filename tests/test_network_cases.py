@@ -285,8 +285,8 @@ def test_net003_nvl72_with_a_workload(tmp_path, speed, gbs, expected):
     ({"intra": "{fabric: nvswitch, scale_up_domain: 16}"}, None),  # 2 x 8 = 16 accelerators fit one scale-up domain
     ({"intra": "{fabric: nvswitch, scale_up_domain: 15}"}, "found"),
     ({"inter": "{fabric: none}"}, "the cluster has no inter-node fabric (see NET004)"),
-    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
-    ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true}"}, "the cluster states no inter-node nic_speed"),  # only what is missing
+    ({"inter": "{fabric: infiniband, nics_per_node: 0, nic_speed: 400Gbps}"}, "the cluster states no inter-node nics_per_node"),
     ({"inter": None, "intra": "{fabric: nvswitch}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
 ])
 def test_net003_gate_andskips(tmp_path, kwargs, reason):
@@ -296,9 +296,10 @@ def test_net003_gate_andskips(tmp_path, kwargs, reason):
 
 
 def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
-    # the second pool has 4 accelerators per node: 8 x 399 / 4 = 798 Gbps each, above 400
+    # the second pool has 4 accelerators per node: 8 x 399 / 4 = 798 Gbps each, above 400; the efficiency is the traffic
+    # model's, NET007's param, which NET003 reads too
     pool2 = "    - {name: half, count: 2, spares: 0, accelerator: {model: H100-SXM, count: 4}}\n"
-    report = _report(tmp_path, "--param", "NET003.efficiency=0.5", inter=_inter(8, "399Gbps"), pool2=pool2, workload=False)
+    report = _report(tmp_path, "--param", "NET007.efficiency=0.5", inter=_inter(8, "399Gbps"), pool2=pool2, workload=False)
     assert [(f[0], f[1], f[3]) for f in findings(report, "NET003")] == [("warning", 15, (
         "8 x 399 Gbps / 8 accelerators = 399 Gbps per accelerator (199.5 Gbps effective at 50% of advertised) in pool 'gpu'; "
         "training on 989.4 dense bf16 TFLOPS wants >= 400 Gbps (400 Gbps per 989.4 reference TFLOPS)"))]
@@ -314,9 +315,6 @@ def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
      (82, "multi-node training over infiniband without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory")),
     ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps, rdma: false}", 2,
      (80, "multi-node training over ethernet without RDMA (rdma: false): collectives go through the kernel TCP stack and host memory")),
-    ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps}", 2,
-     (26, "multi-node training over ethernet without RDMA (plain ethernet with no RDMA stated): "
-          "collectives go through the kernel TCP stack and host memory")),
     ("{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps, rdma: true}", 2, None),
     ("{fabric: roce, nics_per_node: 8, nic_speed: 400Gbps}", 2, None),  # RoCE is RDMA by name
     ("{fabric: infiniband, nics_per_node: 8, nic_speed: 400Gbps}", 2, None),
@@ -326,6 +324,13 @@ def test_net003_configured_efficiency_and_per_pool_division(tmp_path):
 def test_net004_cases(tmp_path, inter, nodes, expected):
     report = _report(tmp_path, inter=inter, nodes=nodes, workload=False)
     assert findings(report, "NET004") == ([] if expected is None else [("error", 14, *expected, [])])
+
+
+def test_net004_asks_when_ethernet_does_not_say_rdma(tmp_path):
+    # unknown is not "no": plain ethernet that does not state rdma is asked, neither passed nor failed
+    report = _report(tmp_path, inter="{fabric: ethernet, nics_per_node: 8, nic_speed: 400Gbps}", workload=False)
+    assert findings(report, "NET004") == []
+    assert skips(report, "NET004") == ["the quote does not say whether its ethernet fabric does RDMA (inter_node.rdma): ask"]
 
 
 def test_net004_asks_when_the_inter_node_network_is_unstated(tmp_path):
@@ -436,12 +441,14 @@ def test_net007_boundary(tmp_path, gbs, expected):
     (4, 149, "{tensor: 4, pipeline: 2}", "",
      (_net007("3 GB", "80 Gbps", "0.3", "0.298", "6 x 8B params x 149K tokens / (32 x 1,000 TFLOPS x 0.75 MFU)"),
       _evidence(32, "the whole pool, 4 nodes x 8: no placement or data parallelism stated; pool: the only node pool"))),
-    # tensor 3 on 16: data 16 // 3 = 5; shard 8B x 2 / 3 = 5.333 GB, all-reduce 2 x 4/5 x 5.333 GB = 8.533 GB = 0.853 s
+    # tensor 3 on 16: data 16 // 3 = 5; 8 // 3 = 2 replicas of a shard per 8-GPU domain, ceil(5 / 2) = 3 domains; shard
+    # 8B x 2 / 3 = 5.333 GB, hierarchical all-reduce 2 x 2/3 x 5.333 GB / 2 = 3.556 GB = 0.356 s
     (2, 49, "{tensor: 3, pipeline: 1}", "",
-     (_net007("8.533 GB", "80 Gbps", "0.853", "0.196", "6 x 8B params x 49K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"), _evidence(16, WHOLE_POOL))),
-    # 9 accelerators, tensor 1: data 9; all-reduce 2 x 8/9 x 16 GB = 28.44 GB = 2.84 s; compute 6 x 8B x 1K / 6.75e15 = 7.11 ms
+     (_net007("3.556 GB", "80 Gbps", "0.356", "0.196", "6 x 8B params x 49K tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"), _evidence(16, WHOLE_POOL))),
+    # 9 accelerators, tensor 1: data 9, 8 replicas per domain, 2 domains; 2 x 1/2 x 16 GB / 8 = 2 GB = 0.2 s (reduce-scatter
+    # inside the node first: only a shard of the gradients leaves it); compute 6 x 8B x 1K / 6.75e15 = 7.11 ms
     (2, 1, "{tensor: 1, pipeline: 1}", "  placement: {accelerators: 9}\n",
-     (_net007("28.44 GB", "80 Gbps", "2.84", "0.00711", "6 x 8B params x 1K tokens / (9 x 1,000 TFLOPS x 0.75 MFU)"),
+     (_net007("2 GB", "80 Gbps", "0.2", "0.00711", "6 x 8B params x 1K tokens / (9 x 1,000 TFLOPS x 0.75 MFU)"),
       _evidence(9, "placement.accelerators; pool: the only node pool"))),
     (2, 1, "{tensor: 1, pipeline: 1}", "  placement: {accelerators: 8}\n", None),  # one node's worth: no inter-node all-reduce
     # the stated data degree wins over 24 // 8 = 3: 2 x 1/2 x 2 GB = 2 GB = 0.2 s; compute 6 x 8B x 49K / 1.8e16 = 0.131 s
@@ -471,7 +478,7 @@ def test_net007_configured_gradient_bytes_and_efficiency(tmp_path):
     ({"nodes": 1, "gbs": 49}, None),
     ({"intra": "{fabric: nvswitch, scale_up_domain: 16}", "gbs": 49}, None),  # both nodes in one scale-up domain
     ({"gbs": "null"}, "the workload states no global_batch_size and sequence_length"),
-    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true, oversubscription: 1}"}, "the cluster states no inter-node nics_per_node and nic_speed"),
+    ({"inter": "{fabric: infiniband, nics_per_node: 8, rdma: true, oversubscription: 1}"}, "the cluster states no inter-node nic_speed"),
 ])
 def test_net007_gate_andskips(tmp_path, kwargs, reason):
     report = _report(tmp_path, **{"inter": SLOW, "accel": K1000, "gbs": 1, **kwargs})
@@ -487,9 +494,9 @@ def test_net007_needs_the_sequence_length(tmp_path):
 
 
 @pytest.mark.parametrize("param, error", [
-    ("NET003.efficiency=1", None),  # all of the advertised bandwidth is allowed
-    ("NET003.efficiency=1.5", "NET003 params.efficiency: Input should be less than or equal to 1"),
-    ("NET003.efficiency=0", "NET003 params.efficiency: Input should be greater than 0"),
+    ("NET003.overlap_share=1", None),  # all of the step is allowed
+    ("NET003.overlap_share=1.5", "NET003 params.overlap_share: Input should be less than or equal to 1"),
+    ("NET003.overlap_share=0", "NET003 params.overlap_share: Input should be greater than 0"),
     ("NET003.reference_tflops=0.5", None),
     ("NET003.reference_tflops=0", "NET003 params.reference_tflops: Input should be greater than 0"),
     ("NET007.efficiency=1", None),
@@ -505,3 +512,26 @@ def test_configured_params_are_validated(tmp_path, param, error):
         assert code in (0, 1) and err == ""  # accepted: the check ran (and may find something)
     else:
         assert (code, err) == (2, f"clusterlint: error: --param {rule}: {error}\n")
+
+
+# ---------------------------------------------------------------- one traffic model: NET003, NET007 and CST001 read the same figures
+
+def test_net003_net007_and_the_time_read_one_traffic_model(tmp_path):
+    # 4 nodes of 8, tensor 2 x pipeline 2: data 32 / 4 = 8, 8 // 4 = 2 replicas per node, 4 domains; shard 8B x 2 / 4 = 4 GB,
+    # 2 x 3/4 x 4 GB / 2 = 3 GB per accelerator per step, the figure all three quote
+    report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=4, gbs=1, parallelism="{tensor: 2, pipeline: 2}")
+    traffic = "2 x (4 - 1) / 4 domains x 4 GB gradient shard / 2 replicas per domain = 3 GB"
+    [net003] = [f for f in report["findings"] if f["rule"] == "NET003"]
+    [net007] = [f for f in report["findings"] if f["rule"] == "NET007"]
+    [cst001] = [f for f in report["findings"] if f["rule"] == "CST001"]
+    assert f"traffic: {traffic}" in net003["evidence"]
+    assert "(3 GB per accelerator at 80 Gbps effective) takes 0.3 s" in net007["message"]
+    assert f"gradient all-reduce per accelerator per step: {traffic}" in cst001["evidence"]
+
+
+def test_activations_that_cross_domains_are_said_not_counted(tmp_path):
+    # tensor 8 x pipeline 2 on 8-GPU nodes: each pipeline stage is a node, so activations cross; the workload gives no
+    # hidden size to size them, and the time's evidence says so instead of counting them as 0
+    report = _report(tmp_path, inter=SLOW, accel=K1000, nodes=4, gbs=1, parallelism="{tensor: 8, pipeline: 2}")
+    [cst001] = [f for f in report["findings"] if f["rule"] == "CST001"]
+    assert "pipeline activations crossing domains are not counted: the workload states no hidden size" in cst001["evidence"]

@@ -43,11 +43,14 @@ def test_the_second_pool_is_timed_at_its_own_accelerator(tmp_path):
          "dense bf16 362.1 TFLOPS: catalog L40S, https://www.nvidia.com/en-us/data-center/l40s/",
          "MFU 0.45: workload assumed_mfu",
          "network 0.06% of compute = 3.5 GB all-reduce per step / 320 Gbps = 0.0875 s, x (1 - 0.5 overlap) / 67.6 s compute per step",
-         "gradient all-reduce 2 x (2-1)/2 x shard: 3.5 GB per accelerator per step",
+         "gradient all-reduce per accelerator per step: 2 x (2 - 1) / 2 domains x 3.5 GB gradient shard / 1 replica per domain = 3.5 GB",
+         "scale-up domain 4: the node's accelerator count",
          "effective inter-node bandwidth 320 Gbps per accelerator = 400 Gbps (8 x 200 Gbps / 4 accelerators) x 0.8 efficiency / 1 oversubscription",
          "oversubscription 1: spec, the fabric",
          "overlap 0.5, efficiency 0.8: default (NET007 params)",
-         "checkpoint stall 0.01%: 98 GB (7B x 14 bytes (weights + fp32 master + Adam moments)) / 200 GB/s (spec) every 2 hours"])]
+         "checkpoint stall 0.01%: 98 GB (7B x 14 bytes (weights + fp32 master + Adam moments)) / 200 GB/s (spec) every 2 hours",
+         # 8 x 362.05 T x 0.45 / (6 x 7B) = 31,033 tokens/s x 1 TB / 100B tokens = 10 bytes/token: 310 kB/s of 400 GB/s, no stall
+         "dataloader stall 0.00% = max(0, 310329 B/s needed / 400 GB/s read - 1 (31,032.9 tokens/s x 10 bytes/token)) (STO005's figures)"])]
     assert [f[:2] for f in _findings(report, "CST002")] == [(58, 13)]  # 37.3 days > the 30-day deadline
     assert _findings(report, "NET001") == [] and _findings(report, "ACC005") == []  # tensor 4 fits the L40S node
 

@@ -34,7 +34,8 @@ FORMULA = "6 x 8B params x 900B tokens / (16 x 1,000 TFLOPS x 0.75 MFU)"
 THROUGHPUT = [f"accelerators 16 x H100-SXM: {WHOLE_POOL}", "dense bf16 1,000 TFLOPS: spec", "MFU 0.75: workload assumed_mfu"]
 NO_NETWORK = "network time not counted: the workload states no global_batch_size and sequence_length"
 NO_CHECKPOINTS = "checkpoint overhead not counted: the workload states no checkpoints"
-NO_EXTRAS = [NO_CHECKPOINTS, NO_NETWORK, "availability not counted: no contract states one (assumed 100%)", "cost unknown: no contract states a price"]
+NO_LOADER = "dataloader stalls not counted: the workload states no dataset size and tokens to derive the bytes read per token"
+NO_EXTRAS = [NO_CHECKPOINTS, NO_NETWORK, NO_LOADER, "availability not counted: no contract states one (assumed 100%)", "cost unknown: no contract states a price"]
 
 
 def _files(tmp_path, extra=MFU, contract=None, task="training", precision="bf16", parallelism="{tensor: 8, pipeline: 1}",
@@ -77,7 +78,7 @@ def test_time_alone_with_every_unknown_named(tmp_path):
     # no stall, no SLA, no batch to time the network by: the effective time is the training time over 100%; the terms
     # not counted are named, never shown as 0%
     assert _line(est, "effective_time") == (3600000.0, "41.67 days", "41.67 days / 100.00% availability",
-                                            ["time to train", "availability not stated: 100% assumed", NO_CHECKPOINTS, NO_NETWORK])
+                                            ["time to train", "availability not stated: 100% assumed", NO_CHECKPOINTS, NO_NETWORK, NO_LOADER])
     assert est["notes"] == NO_EXTRAS
 
 
@@ -99,7 +100,7 @@ def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget,
     assert _line(est, "checkpoints") == (0.125, "12.50%", "1 TB / 100 GB/s every 1.333 minutes", ["checkpoint size: workload", "write bandwidth: spec"])
     assert _line(est, "availability") == (0.5, "50.00%", "the contract's service level as written", ["contract sla.availability"])
     assert _line(est, "effective_time") == (8100000.0, "93.75 days", "41.67 days x (1 + 12.50% checkpoints) / 50.00% availability",
-                                            ["time to train", "checkpoint overhead", "availability", NO_NETWORK])
+                                            ["time to train", "checkpoint overhead", "availability", NO_NETWORK, NO_LOADER])
     assert _line(est, "price") == (2.5, "2.50 USD per accelerator-hour", "2.50 USD per accelerator-hour", ["contract pricing.accelerator_hour"])
     # no term: on demand, the usage is what is owed
     assert _line(est, "usage") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD/h",
@@ -108,7 +109,7 @@ def test_stall_availability_cost_deadline_and_budget(tmp_path, deadline, budget,
     assert _line(est, "cost") == (90000.0, "90,000 USD", "16 x 2,250 h x 2.50 USD/h", ["compute owed", "what the contract bills; the budget is judged on it"])
     assert _line(est, "deadline") == (*meets, "effective time <= workload deadline", ["effective time", "workload spec.deadline"])
     assert _line(est, "budget") == (*within, "cost owed <= workload budget", ["cost owed", "workload spec.budget"])
-    assert est["notes"] == [NO_NETWORK]
+    assert est["notes"] == [NO_NETWORK, NO_LOADER]
 
 
 def test_cst001_shows_the_same_effective_time_and_cost(tmp_path):
@@ -145,7 +146,7 @@ def test_a_price_alone_and_a_budget_in_another_currency(tmp_path):
     assert "budget" not in est["lines"] and "availability" not in est["lines"]
     assert _line(est, "cost")[:3] == (40000.0, "40,000 USD", "16 x 1,000 h x 2.50 USD/h")
     assert _line(est, "effective_time")[:2] == (3600000.0, "41.67 days")
-    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, "availability not counted: no contract states one (assumed 100%)",
+    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, NO_LOADER, "availability not counted: no contract states one (assumed 100%)",
                             "budget not compared: price in USD, budget in EUR; clusterlint does not convert currencies"]
 
 
@@ -154,7 +155,7 @@ def test_an_sla_alone_leaves_the_cost_unknown(tmp_path):
     est = _estimate(tmp_path, MFU + "  budget: 50000 USD\n", "  sla: {availability: 50%}\n")
     assert "cost" not in est["lines"] and "budget" not in est["lines"]
     assert _line(est, "effective_time")[:3] == (7200000.0, "83.33 days", "41.67 days / 50.00% availability")
-    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, "cost unknown: the contract states no price per accelerator-hour, node-hour, accelerator-month or month"]
+    assert est["notes"] == [NO_CHECKPOINTS, NO_NETWORK, NO_LOADER, "cost unknown: the contract states no price per accelerator-hour, node-hour, accelerator-month or month"]
 
 
 @pytest.mark.parametrize("precision, seconds, text, column", [
@@ -169,9 +170,17 @@ def test_the_tflops_column_of_each_precision(tmp_path, precision, seconds, text,
 
 
 def test_a_precision_with_no_tflops_is_a_note(tmp_path):
-    est = _estimate(tmp_path, precision="fp8", accel="{model: Mystery-9000, count: 8, memory: 80GB, dense_tflops: {bf16: 1000}}")
+    est = _estimate(tmp_path, precision="fp32", accel="{model: Mystery-9000, count: 8, memory: 80GB, dense_tflops: {bf16: 1000}}")
     assert list(est["lines"]) == ["accelerators"]
-    assert est["notes"] == ["time: neither the catalog nor the spec gives dense fp8 TFLOPS for Mystery-9000"]
+    assert est["notes"] == ["time: neither the catalog nor the spec gives dense fp32 TFLOPS for Mystery-9000"]
+
+
+def test_a_precision_a_part_does_not_publish_trains_at_the_nearest_one(tmp_path):
+    # fp8 on a part that publishes only bf16: bf16's 1,000 TFLOPS, the same figure NET003 uses, and said so
+    est = _estimate(tmp_path, precision="fp8", accel="{model: Mystery-9000, count: 8, memory: 80GB, dense_tflops: {bf16: 1000}}")
+    assert _line(est, "time")[:2] == (3600000.0, "41.67 days")
+    assert _line(est, "time")[3][1:3] == ["dense bf16 1,000 TFLOPS: spec",
+                                          "Mystery-9000 publishes no dense fp8 TFLOPS: its bf16 figure is assumed, the nearest published precision"]
 
 
 def test_the_default_mfu(tmp_path):
@@ -300,3 +309,24 @@ def test_shared_documents_with_findings_of_their_own_are_still_sized(tmp_path):
         code, _, err = run_cli(command, str(tmp_path / "q.yaml"), *shared)
         assert (code, err) == (2, f"clusterlint: not reviewed: {tmp_path / 'c.yaml'}:5:31: SPEC005 spec.pricing.accelerator_hour: 2.5 has no unit; "
                                   "expected an amount with a currency code, e.g. 2.10 USD or 0.05 USD/GB\n"), command
+
+
+# 16 x 1,000 TFLOPS x 0.75 / (6 x 8B) = 250,000 tokens/s x 1.8 PB / 900B tokens = 2,000 bytes/token: 500 MB/s needed (STO005's
+# figures); at 250 MB/s the accelerators wait as long again: 500 / 250 - 1 = 100%, 3,600,000 s x 2 = 83.33 days; at 500 MB/s none
+@pytest.mark.parametrize("read, share, effective, formula", [
+    ("250MB/s", 1.0, 7200000.0, "41.67 days x (1 + 100.00% dataloader) / 100.00% availability"),
+    ("500MB/s", 0.0, 3600000.0, "41.67 days / 100.00% availability"),  # exactly keeps up: no stall, no term
+])
+def test_a_dataloader_shortfall_lengthens_the_time(tmp_path, read, share, effective, formula):
+    storage = f"    - {{name: shared, type: lustre, capacity: 2PB, read_bandwidth: {read}}}\n"
+    est = _estimate(tmp_path, MFU + "  dataset: {size: 1.8PB}\n", storage=storage)
+    value, text, how, sources = _line(est, "dataloader")
+    assert (value, text) == (share, f"{share:.2%}")
+    assert how == f"max(0, 500 MB/s needed / {read[:-4]} MB/s read - 1 (250,000 tokens/s x 2,000 bytes/token))"
+    assert _line(est, "effective_time")[:3] == (effective, units_days(effective), formula)
+    code, out, _ = run_cli("check", *_files(tmp_path, MFU + "  dataset: {size: 1.8PB}\n", storage=storage), "--format", "json", "--select", "STO005")
+    assert len([f for f in json.loads(out)["findings"] if f["rule"] == "STO005"]) == (share > 0)
+
+
+def units_days(seconds: float) -> str:
+    return f"{seconds / 86400:.2f} days"

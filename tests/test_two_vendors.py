@@ -24,7 +24,9 @@ def _compare(*extra):
 def _by_hand(per_gpu_bps: float, oversubscription: float, shared: float, write_bps: float, availability: float):
     train = 6 * 8e9 * 1e12 / (128 * PEAK * MFU)
     step = 6 * 8e9 * 512 * 8192 / (128 * PEAK * MFU)
-    network = 2 * 63 / 64 * 8e9 * 2 / 2 * 8 / (per_gpu_bps * 0.8 / oversubscription * shared) * 0.5 / step
+    # tensor 2 on 128: data 64; 8 // 2 = 4 replicas of a shard in each 8-GPU node, 64 / 4 = 16 domains; the hierarchical
+    # all-reduce puts 2 x 15/16 x (8B x 2 bytes / 2) / 4 = 3.75 GB on each accelerator's share of the NICs
+    network = 2 * 15 / 16 * 8e9 * 2 / 2 / 4 * 8 / (per_gpu_bps * 0.8 / oversubscription * shared) * 0.5 / step
     checkpoints = 8e9 * 14 / write_bps / 3600
     return train, network, train * (1 + network + checkpoints) / availability
 
@@ -54,7 +56,7 @@ def test_the_order_form_counts_in_its_quote_and_the_better_built_quote_wins():
     assert {"CON003", "CON006", "CON007"} <= set(second["contract_flags"]) and second["lockin"] == ["LCK004"]
     assert first["not_run"] == second["not_run"] == ["DLV"]  # no evidence before purchase: no grade, not 100
     assert report["recommendation"] == (
-        "Recommended: kestrel-h100-16-nodes (specs/kestrel-h100-quote.yaml): it meets the deadline (11.57 days) and the budget "
+        "Recommended: kestrel-h100-16-nodes (specs/kestrel-h100-quote.yaml): it meets the deadline (11.16 days) and the budget "
         "(270,313 USD owed) with no error findings; brightline-h100-16-nodes would need its error findings fixed (CON003, SEC001) and "
         "a cost owed below 270,313 USD (it has 558,219 USD).")
     # without the pairing the order form is not read: no contract findings, no price, no cost
@@ -103,3 +105,38 @@ def test_every_figure_printed_has_a_formula_and_sources():
     for quote in compared["quotes"]:  # the bare numbers of a row are the figures' own
         assert quote["storage_headroom"] == quote["figures"]["headroom"]["value"]
         assert quote["inter_node_per_accelerator_bps"] == quote["figures"]["per_accelerator"]["value"]
+
+
+def test_a_quote_names_its_own_contract(tmp_path):
+    # metadata.contract, relative to the quote: compare pairs them as --contract QUOTE=FILE does, and the command line wins
+    (tmp_path / "paper").mkdir()
+    (tmp_path / "paper" / "order-form.md").write_text(open(ORDER_FORM, encoding="utf-8").read(), encoding="utf-8")
+    quote = tmp_path / "brightline.yaml"
+    text = open(BRIGHTLINE, encoding="utf-8").read()
+    flow = "offering: rent}"
+    assert text.count(flow) == 1
+    quote.write_text(text.replace(flow, "offering: rent, contract: paper/order-form.md}"), encoding="utf-8")
+    code, out, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"), "--format", "json")
+    assert code == 0, err
+    named = {q["name"]: q for q in json.loads(out)["quotes"]}["brightline-h100-16-nodes"]
+    assert named["contract"].endswith("paper/order-form.md") and "CON003" in named["errors"]
+    assert math.isclose(named["estimate"]["cost"]["value"], 128 * 3 * MONTH_H * 1.99, rel_tol=0.01)
+    # check reads it too: the order form's findings come with the quote's
+    code, out, _ = run_cli("check", str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"), "--format", "json")
+    found = json.loads(out)["findings"]
+    assert code == 1 and any(f["rule"] == "CON003" and f["file"].endswith("paper/order-form.md") for f in found)
+    # a named file that is not there is a usage error saying where it is named
+    quote.write_text(text.replace(flow, "offering: rent, contract: paper/missing.md}"), encoding="utf-8")
+    code, _, err = run_cli("compare", KESTREL, str(quote), "--workload", str(SPECS / "cpt8b-workload.yaml"))
+    assert code == 2 and "metadata.contract 'paper/missing.md': no such file" in err and "brightline.yaml:10:" in err
+    code, _, err = run_cli("check", str(quote))
+    assert code == 2 and "brightline.yaml:10:" in err and "metadata.contract 'paper/missing.md': no such file" in err
+
+
+def test_the_html_comparison_shows_areas_not_run_and_every_term_of_the_time():
+    code, html, err = run_cli("compare", KESTREL, BRIGHTLINE, *ARGS, "--format", "html")
+    assert code == 0, err
+    # DLV needs acceptance evidence: no rule judged it before purchase, so no 100 in either scorecard
+    assert html.count("<td class=\"muted\">not run</td>") == 2
+    assert "(1 + exposed network share + checkpoint stall share + dataloader stall share) / availability" in html
+    assert "(1 + checkpoint overhead)" not in html

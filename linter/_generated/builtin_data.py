@@ -777,9 +777,16 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                "the allocation's pool, and the workload's MFU (default_mfu when it "
                                                'states none; every estimate reads this param). The accelerators are '
                                                "the workload's placement, else tensor x pipeline x data, else the "
-                                               'whole first pool. Effective time = training time x (1 + checkpoint '
-                                               'stall share) / committed availability; cost = accelerators x effective '
-                                               "hours x the contract's accelerator-hour price. CST002, CST003, "
+                                               'whole first pool. Effective time = training time x (1 + exposed '
+                                               'network share + checkpoint stall share + dataloader stall share) / '
+                                               'committed availability: the network share is the one traffic model '
+                                               "NET003 and NET007 read (the part of each step's inter-node gradient "
+                                               'all-reduce not hidden under the backward pass, at the effective '
+                                               "bandwidth), the checkpoint share STO003's, the dataloader share "
+                                               "STO005's shortfall (need / read - 1 when the dataset stores read "
+                                               'slower than training consumes). A term that cannot be computed is '
+                                               'named as not counted, never taken as 0. Cost is priced on the '
+                                               "effective hours and the contract's price and term. CST002, CST003, "
                                                '`estimate` and `compare` use the same figures.',
                                         'fix': 'Nothing to fix: compare the estimate with the deadline and budget '
                                                '(CST002, CST003) and across quotes.',
@@ -1506,8 +1513,6 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'params': {'warn_below': '400Gbps',
                                                      'error_below': '100Gbps',
                                                      'reference_tflops': 989.4,
-                                                     'efficiency': 0.8,
-                                                     'gradient_bytes': 2,
                                                      'overlap_share': 0.6667},
                                           'needs': ['Cluster'],
                                           'summary': 'Multi-node training over too little inter-node bandwidth per '
@@ -1524,15 +1529,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  "Gbps: NVIDIA's and AMD's own B200, GB200/GB300 and MI300X/MI355X "
                                                  'designs use 400-800 Gbps per GPU and train at scale, and scaling '
                                                  'past what the reference itself was would flag them all. With a '
-                                                 'workload the need is its own traffic, from the sizing model CST001 '
-                                                 'and NET007 use: the hierarchical all-reduce of its gradient shard '
-                                                 'across the scale-up domains it spans must fit in the backward pass '
-                                                 '(4 of the 6 FLOPs per parameter per token), still capped at 400 '
-                                                 'Gbps; its precision picks the TFLOPS column. A part that publishes '
-                                                 'no figure at that precision uses the nearest one (fp16 on V100) and '
-                                                 'says so. Below the need is a warning, below a quarter of it an '
-                                                 'error. Each pool is judged on its own; a pool whose accelerator the '
-                                                 'catalog does not know is skipped by name.',
+                                                 'workload the need is its own traffic, from the one traffic model '
+                                                 "NET007 and CST001's time use (with NET007's efficiency and gradient "
+                                                 'bytes): the hierarchical all-reduce of its gradient shard across the '
+                                                 'scale-up domains it spans must fit in the backward pass (4 of the 6 '
+                                                 'FLOPs per parameter per token), still capped at 400 Gbps; its '
+                                                 'precision picks the TFLOPS column. Oversubscription and a shared '
+                                                 "fabric are NET006's and NET005's findings and count in the time, not "
+                                                 'in this need. A part that publishes no figure at that precision uses '
+                                                 'the nearest one (fp16 on V100) and says so. Below the need is a '
+                                                 'warning, below a quarter of it an error. Each pool is judged on its '
+                                                 'own; a pool whose accelerator the catalog does not know is skipped '
+                                                 'by name.',
                                           'fix': 'Ask for one 400 Gbps (or faster) RDMA NIC per accelerator, or plan '
                                                  'for the slowdown in time and cost.',
                                           'sources': ["seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
@@ -1567,7 +1575,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                        'memory and the kernel TCP stack, which caps bandwidth and adds latency to '
                                        'every step. GPUDirect-TCPX is not flagged here (it is zero-copy; LCK003 notes '
                                        'its plugin). A multi-node training cluster with no inter-node fabric at all '
-                                       '(`fabric: none`) is the extreme case and fires too.',
+                                       '(`fabric: none`) is the extreme case and fires too. Plain `ethernet` that does '
+                                       'not say whether it carries RDMA (RoCE) is unknown, not "no": the check is '
+                                       'skipped with a question to ask, never passed or failed.',
                                 'fix': "Require InfiniBand or RoCE with GPUDirect RDMA (or the cloud's equivalent) for "
                                        'multi-node training.',
                                 'sources': ["SemiAnalysis ClusterMAX networking criteria, via seed 003 — 'Holiday "
@@ -1635,19 +1645,23 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                       'needs': ['Cluster', 'Workload'],
                                       'summary': "A step's data-parallel gradient reduction takes longer than its "
                                                  'compute.',
-                                      'why': 'Frameworks overlap communication with compute, but when the ring '
-                                             "all-reduce of a step's gradients (2 x (dp-1)/dp x params x 2 bytes / (tp "
-                                             'x pp) per accelerator, at the effective bandwidth: 80% of the advertised '
-                                             'NIC speed per accelerator, divided by the oversubscription of the fabric '
-                                             'tier the job crosses, halved on a fabric shared with other tenants) '
-                                             "takes longer than the step's compute (6 x params x tokens per step / "
-                                             "(accelerators x dense TFLOPS x MFU), on the workload's allocation with "
-                                             "CST001's default_mfu), the accelerators wait. An allocation inside one "
-                                             "node does not cross the inter-node network. The same model is CST001's "
-                                             'time: the part of the all-reduce not hidden under the backward pass (1 - '
-                                             'overlap; overlap 0.5 is an assumption, not a measurement: PyTorch DDP '
-                                             'reduces gradient buckets while the backward runs, but the last buckets '
-                                             'and the optimizer step wait; set it from a profile) adds to every step.',
+                                      'why': 'Frameworks overlap communication with compute, but when the all-reduce '
+                                             "of a step's gradients over the inter-node network takes longer than the "
+                                             "step's compute (6 x params x tokens per step / (accelerators x dense "
+                                             "TFLOPS x MFU), on the workload's allocation with CST001's default_mfu), "
+                                             'the accelerators wait. The traffic is the one model NET003 and CST001 '
+                                             'read: hierarchical across scale-up domains (reduce-scatter inside a '
+                                             'domain, a ring across domains, all-gather inside), 2 x '
+                                             '(domains-1)/domains x params x 2 bytes / (tp x pp) / the copies of a '
+                                             'shard inside one domain, per accelerator, at the effective bandwidth: '
+                                             '80% of the advertised NIC speed per accelerator, divided by the '
+                                             'oversubscription of the fabric tier the job crosses, halved on a fabric '
+                                             'shared with other tenants. An allocation inside one scale-up domain does '
+                                             'not cross the inter-node network. The part of the all-reduce not hidden '
+                                             'under the backward pass (1 - overlap; overlap 0.5 is an assumption, not '
+                                             'a measurement: PyTorch DDP reduces gradient buckets while the backward '
+                                             'runs, but the last buckets and the optimizer step wait; set it from a '
+                                             "profile) adds to every step of CST001's time.",
                                       'fix': 'Increase the global batch, use more tensor/pipeline parallelism inside '
                                              'the fast domain, or buy more inter-node bandwidth.',
                                       'sources': ["seed 000 — Stas Bekman, ML Engineering, 'The AI Battlefield', "
@@ -1655,6 +1669,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                   "are still the bottleneck'",
                                                   'PyTorch DDP design (gradient bucketing overlaps all-reduce with '
                                                   'backward): https://pytorch.org/docs/stable/notes/ddp.html',
+                                                  "NVIDIA nccl-tests, 'Performance reported by NCCL tests' (an "
+                                                  "all-reduce moves 2 x (n-1)/n of the data over each rank's link; "
+                                                  'NCCL keeps what it can inside the node): '
+                                                  'https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md',
                                                   'ML Engineering model-parallelism chapter: '
                                                   'https://github.com/stas00/ml-engineering/tree/master/training/model-parallelism'],
                                       'examples': {'bad': '  global_batch_size: 64\n'

@@ -47,8 +47,9 @@ def estimate(quotes, workload, contracts, accelerator, fmt):
 
 
 def _pairs(quotes, contracts) -> dict:
-    """Quote path -> its contract file (None: the quote's own, or none). `FILE` applies to every quote that
-    names no contract with `QUOTE=FILE`; a QUOTE that is not among the quotes is a usage error."""
+    """Quote path -> its contract file (None: the quote's own, or none). `QUOTE=FILE` wins; else the contract
+    the quote names (`metadata.contract`, relative to the quote); else `FILE`, for every quote that names none.
+    A QUOTE that is not among the quotes is a usage error."""
     import os
 
     default, named = None, {}
@@ -63,7 +64,12 @@ def _pairs(quotes, contracts) -> dict:
             _fail(f"--contract {value}: a second contract for every quote (pair it with its quote: QUOTE={value})")
         else:
             default = value
-    return {q: named.get(q, default) for q in quotes}
+    from clusterlint.estimate.quotes import named_contract
+
+    try:
+        return {q: named.get(q) or named_contract(q) or default for q in quotes}
+    except ValueError as exc:
+        _fail(str(exc))
 
 
 class _Results:

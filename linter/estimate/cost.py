@@ -84,7 +84,8 @@ def hourly(found, alloc, reserved: int) -> tuple[float, str]:
 def cost(review, est) -> tuple[Cost | None, list]:
     """The cost of `est` (a sizing.Estimate) under the review's contract, and notes on what is unknown."""
     from clusterlint.contracts import figures
-    from clusterlint.estimate.sizing import fmt, required_storage
+    from clusterlint.estimate.sizing import fmt
+    from clusterlint.estimate.storage import required_storage
 
     contract = review.contract
     if contract is None:

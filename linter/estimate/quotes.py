@@ -59,6 +59,49 @@ def sizing(workload, only: str | None = None, rules: dict | None = None) -> tupl
     return rows, formulas
 
 
+def named_contract(quote: str) -> str | None:
+    """The contract a quote file names in `metadata.contract` (relative to the quote), as a path from here;
+    None when it names none. ValueError, with the file, line and column, when the named file is not there."""
+    import os
+
+    from clusterlint.readers.loader import load_bytes, read_file
+
+    if not quote.endswith((".yaml", ".yml")) or not os.path.isfile(quote):
+        return None
+    try:
+        data = read_file(quote)
+    except OSError:
+        return None  # the check reports the file's own problem
+    if b"contract" not in data:
+        return None
+    for doc in load_bytes(data, quote).documents:
+        spec = doc.data if isinstance(doc.data, dict) else {}
+        meta = spec.get("metadata") if spec.get("kind") == "Cluster" else None
+        named = meta.get("contract") if isinstance(meta, dict) else None
+        if isinstance(named, str) and named:
+            path = os.path.join(os.path.dirname(quote), named)
+            if not os.path.isfile(path):
+                line, col = doc.positions.get(("metadata", "contract"), (1, 1))
+                raise ValueError(f"{quote}:{line}:{col}: metadata.contract {named!r}: no such file ({path})")
+            return os.path.relpath(path)
+    return None
+
+
+def with_named_contract(settings, path: str):
+    """`settings` for reviewing `path`, with the contract the quote names (`metadata.contract`) when none
+    is configured or given; the settings unchanged otherwise. ValueError when the named file is missing."""
+    if settings.values["contract"] or path == "-":
+        return settings
+    named = named_contract(path)
+    if named is None:
+        return settings
+    from clusterlint.config.settings import Settings
+    from clusterlint.readers.loader import display
+
+    return Settings(settings.file, {**settings.values, "contract": named}, {**settings.origins, "contract": f"{display(path)} metadata.contract"},
+                    settings.layers, settings.rules, settings.base)
+
+
 @dataclass(frozen=True)
 class Line:
     """One figure of an estimate as printed: what it is, its value (None when unknown), how, and from what."""
@@ -118,14 +161,18 @@ def quote(review, file: str) -> QuoteEstimate:
             f"{units.human(stall.size.value, 'size')} / {units.human(stall.bandwidth * 8, 'byte_rate')} every {units.human(stall.interval, 'duration')}",
             (f"checkpoint size: {stall.size.source}", "write bandwidth: spec"),
         )
+    if est.loader is not None:
+        read = est.loader
+        out.lines["dataloader"] = Line("dataloader stall", read.share, f"{read.share:.2%}", f"max(0, {read.formula})",
+                                       ("throughput: time to train", "read bandwidth: spec, the dataset stores", "bytes per token: workload dataset.size / tokens"))
     if est.availability is not None:
         a = est.availability
         out.lines["availability"] = Line("availability", a.value, f"{a.value:.2%}", "the contract's service level as written", (a.evidence,))
     effective = est.effective_seconds
     out.lines["effective_time"] = Line("effective time", effective, units.human(effective, "duration"), est.effective_formula,
-                                       ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []),
+                                       ("time to train", *(["network overhead"] if est.comms else []), *(["checkpoint overhead"] if est.stall else []), *(["dataloader stall"] if est.loader_share > 0 else []),
                                         "availability" if est.availability else "availability not stated: 100% assumed",
-                                        *(n for n in est.notes if n.startswith(("network time not counted", "checkpoint overhead not counted")))))
+                                        *(n for n in est.notes if n.startswith(("network time not counted", "checkpoint overhead not counted", "dataloader stalls not counted")))))
     if est.cost is not None:
         bill = est.cost
         out.lines["price"] = Line("price", bill.rate, f"{price_text(bill.rate)} {bill.currency} per accelerator-hour", bill.rate_how, (bill.rate_source,))
@@ -174,7 +221,8 @@ def _value(line):
 
 def _figures(review, est: QuoteEstimate) -> dict:
     """Inter-node bandwidth per accelerator and storage headroom of one quote, each with its formula and sources."""
-    from clusterlint.estimate.sizing import inter_node_per_accelerator, storage_fit
+    from clusterlint.estimate.storage import storage_fit
+    from clusterlint.estimate.traffic import inter_node_per_accelerator
 
     out = {}
     pool = review.cluster.spec.node_pools[est.model.training.throughput.allocation.pool_index if est.model else 0]

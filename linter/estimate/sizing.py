@@ -12,10 +12,12 @@ Decisions made here once:
 - Precision -> TFLOPS column: fp32 trains at the catalog's fp32 figure, because PyTorch runs fp32
   matmuls in full fp32 unless TF32 is enabled (`torch.backends.cuda.matmul.allow_tf32` defaults to
   False since 1.12, https://pytorch.org/docs/stable/notes/cuda.html); int8 and int4 name a serving
-  precision and train in bf16 mixed precision; others use their own column.
+  precision and train in bf16 mixed precision; others use their own column. A part that publishes no
+  figure at that column trains at the nearest published precision (V100: fp16), and the evidence says so.
 - "Meets the deadline" is judged on the effective time: training time x (1 + exposed network share +
-  checkpoint stall share) / committed availability, the time a buyer waits (`network` models the network).
-  Cost (`cost`) is priced on the same effective time and the contract's term.
+  checkpoint stall share + dataloader stall share) / committed availability, the time a buyer waits
+  (`traffic` models the network, `storage` the stalls). Cost (`cost`) is priced on the same effective
+  time and the contract's term.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ TFLOPS_COLUMN = {"fp32": "fp32", "int8": "bf16", "int4": "bf16"}
 def tflops_column(precision: str) -> str:
     """The catalog column a workload at `precision` trains at (see the module doc for why)."""
     return TFLOPS_COLUMN.get(precision, precision)
+
+
+# the precision a part trains at when it publishes no figure for the one asked: the nearest published one
+# (V100 has fp16 tensor cores and no bf16; an A100 asked for fp8 trains in bf16)
+NEAREST_COLUMN = {"bf16": ("fp16",), "fp16": ("bf16",), "fp8": ("bf16", "fp16")}
 
 
 def ceil(x: float) -> int:
@@ -60,7 +67,7 @@ class Assumptions(NamedTuple):
     """Documented defaults the model uses, read from the rules in force (configured params included)."""
 
     default_mfu: float
-    network: object  # network.NetworkParams (NET007's params)
+    network: object  # traffic.NetworkParams (NET007's params)
 
     @classmethod
     def from_rules(cls, rules: dict) -> "Assumptions":
@@ -70,7 +77,7 @@ class Assumptions(NamedTuple):
             from clusterlint.engine.registry import builtin_rules
 
             rule = builtin_rules()["CST001"]
-        from clusterlint.estimate.network import NetworkParams
+        from clusterlint.estimate.traffic import NetworkParams
 
         return cls(default_mfu=rule.settings.default_mfu, network=NetworkParams.of(rules))
 
@@ -150,17 +157,48 @@ def allocate(review) -> Allocation:
     return Allocation(index, pool.name, pool.accelerator.model, per_node, n, available, how, why_pool)
 
 
+class Peak(NamedTuple):
+    """Dense TFLOPS an accelerator trains at: the column used, the figure, and the assumption when it
+    is not the column asked for."""
+
+    column: str
+    value: Sourced
+    assumption: str | None
+
+
+def training_peak(facts, column: str) -> Peak:
+    """`facts`' dense TFLOPS at `column`, else at the nearest published precision (said so);
+    Skip when neither is published."""
+    for use in (column, *NEAREST_COLUMN.get(column, ())):
+        value = facts.tflops.get(use)
+        if value:
+            note = None if use == column else f"{facts.id} publishes no dense {column} TFLOPS: its {use} figure is assumed, the nearest published precision"
+            return Peak(use, Sourced(value, facts.cite("compute", use)), note)
+    raise Skip(f"neither the catalog nor the spec gives dense {column} TFLOPS for {facts.id}")
+
+
+def mfu(review) -> Sourced:
+    """The workload's assumed MFU, else the documented default (CST001's `default_mfu`)."""
+    spec = review.workload.spec
+    if spec.assumed_mfu is not None:
+        return Sourced(spec.assumed_mfu, "workload assumed_mfu")
+    return Sourced(assumptions(review).default_mfu, "default (CST001 params default_mfu)")
+
+
 class Throughput(NamedTuple):
     """Sustained training FLOP/s of an allocation: accelerators x dense peak x MFU."""
 
     allocation: Allocation
-    column: str
-    peak: Sourced  # dense TFLOPS per accelerator
+    peak: Peak  # dense TFLOPS per accelerator
     mfu: Sourced
 
     @property
+    def column(self) -> str:
+        return self.peak.column
+
+    @property
     def flops(self) -> float:
-        return self.allocation.accelerators * self.peak.value * 1e12 * self.mfu.value
+        return self.allocation.accelerators * self.peak.value.value * 1e12 * self.mfu.value
 
     def seconds(self, parameters: float, tokens: float) -> float:
         """Seconds to train `parameters` on `tokens`: 6 FLOPs per parameter per token."""
@@ -168,27 +206,22 @@ class Throughput(NamedTuple):
 
     def formula(self, parameters: float, tokens: float) -> str:
         return (f"6 x {units.human(parameters, 'count')} params x {units.human(tokens, 'count')} tokens / "
-                f"({self.allocation.accelerators} x {fmt(self.peak.value)} TFLOPS x {self.mfu.value:g} MFU)")
+                f"({self.allocation.accelerators} x {fmt(self.peak.value.value)} TFLOPS x {self.mfu.value:g} MFU)")
 
     @property
     def evidence(self) -> tuple:
         return (f"accelerators {self.allocation.accelerators} x {self.allocation.model}: {self.allocation.how}",
-                f"dense {self.column} {fmt(self.peak.value)} TFLOPS: {self.peak.source}",
+                f"dense {self.column} {fmt(self.peak.value.value)} TFLOPS: {self.peak.value.source}",
+                *((self.peak.assumption,) if self.peak.assumption else ()),
                 f"MFU {self.mfu.value:g}: {self.mfu.source}")
 
 
 def throughput(review) -> Throughput:
-    """The allocation's throughput; Skip when neither the catalog nor the spec gives dense TFLOPS for its precision."""
+    """The allocation's throughput; Skip when neither the catalog nor the spec gives dense TFLOPS for its
+    precision or a neighbouring one."""
     alloc = allocate(review)
-    spec = review.workload.spec
-    column = tflops_column(spec.precision)
     facts = review.facts(review.cluster.spec.node_pools[alloc.pool_index])
-    value = facts.tflops.get(column)
-    if not value:
-        raise Skip(f"neither the catalog nor the spec gives dense {column} TFLOPS for {facts.id}")
-    mfu = (Sourced(spec.assumed_mfu, "workload assumed_mfu") if spec.assumed_mfu is not None
-           else Sourced(assumptions(review).default_mfu, "default (CST001 params default_mfu)"))
-    return Throughput(alloc, column, Sourced(value, facts.cite("compute", column)), mfu)
+    return Throughput(alloc, training_peak(facts, tflops_column(review.workload.spec.precision)), mfu(review))
 
 
 class Training(NamedTuple):
@@ -217,116 +250,6 @@ def training(review) -> Training | None:
     return Training(throughput(review), spec.model.parameters.value, spec.tokens.value)
 
 
-def shared_storage(cluster) -> list:
-    """(index, store) of the working storage every node mounts: not node-local drives, not an archive tier."""
-    return [(i, s) for i, s in enumerate(cluster.spec.storage or ()) if s.shared and s.type != "local-nvme" and s.tier != "archive"]
-
-
-def checkpoint_size(workload) -> Sourced:
-    """Bytes of one checkpoint: the workload's figure, or params x 14 bytes (bf16 weights 2 + fp32
-    master weights 4 + Adam moments 8) for training with Adam-style optimizers."""
-    ckpt = workload.spec.checkpoints
-    if ckpt is not None and ckpt.size is not None:
-        return Sourced(ckpt.size.value, "workload")
-    params = workload.spec.model.parameters.value
-    return Sourced(params * 14, f"{units.human(params, 'count')} x 14 bytes (weights + fp32 master + Adam moments)")
-
-
-def required_storage(workload) -> tuple[float, str]:
-    """Bytes the shared storage must hold for the workload (dataset + kept checkpoints) and how."""
-    spec = workload.spec
-    parts, total = [], 0.0
-    if spec.dataset is not None and spec.dataset.size is not None:
-        total += spec.dataset.size.value
-        parts.append(f"{units.human(spec.dataset.size.value, 'size')} dataset")
-    if spec.checkpoints is not None:
-        size = checkpoint_size(workload).value
-        total += size * spec.checkpoints.keep
-        parts.append(f"{spec.checkpoints.keep} x {units.human(size, 'size')} checkpoints")
-    if not parts:
-        raise Skip("the workload states no dataset size and no checkpoints")
-    return total, " + ".join(parts)
-
-
-def usable_capacity(store) -> tuple[float, str] | None:
-    """Bytes a project may fill and the field it comes from: the capacity, capped by a per-project quota."""
-    figures = [(f.value, name) for name, f in (("capacity", store.capacity), ("quota_per_project", store.quota_per_project)) if f is not None]
-    return min(figures) if figures else None
-
-
-class StorageFit(NamedTuple):
-    """The shared storage that holds the workload's data, against what it must hold."""
-
-    need: float  # bytes of dataset + kept checkpoints
-    how: str
-    wanted: tuple  # the purposes the workload needs: datasets, checkpoints
-    stores: tuple  # (index, store, usable_capacity(store) or None) of the stores that may hold them
-
-    @property
-    def capacity(self) -> float:
-        return sum(u[0] for _, _, u in self.stores if u is not None)
-
-    @property
-    def unknown(self) -> list:
-        return [s.name for _, s, u in self.stores if u is None]
-
-    @property
-    def headroom(self) -> float | None:
-        """Capacity over need; None when a store that may hold the data states no size."""
-        return None if self.unknown else self.capacity / self.need
-
-
-def storage_fit(review) -> StorageFit:
-    """Skip when the workload states no data or no shared store may hold it."""
-    spec = review.workload.spec
-    need, how = required_storage(review.workload)
-    wanted = tuple(p for p, part in (("datasets", spec.dataset and spec.dataset.size), ("checkpoints", spec.checkpoints)) if part is not None)
-    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or set(s.purpose) & set(wanted)]
-    if not stores:
-        raise Skip(f"the cluster has no shared storage for {' or '.join(wanted)} (see STO004)")
-    return StorageFit(need, how, wanted, tuple((i, s, usable_capacity(s)) for i, s in stores))
-
-
-def inter_node_per_accelerator(review, pool) -> tuple[float, str] | None:
-    """Advertised inter-node bits/s per accelerator and how it was computed, or None if unstated."""
-    inter = review.cluster.spec.network.inter_node
-    if inter is None or inter.nic_speed is None or inter.nics_per_node == 0:
-        return None
-    per = inter.nics_per_node * inter.nic_speed.value / pool.accelerator.count
-    how = f"{inter.nics_per_node} x {units.human(inter.nic_speed.value, 'rate')} / {pool.accelerator.count} accelerators"
-    return per, how
-
-
-class CheckpointStall(NamedTuple):
-    """Seconds training idles writing one checkpoint, and the share of time that costs."""
-
-    size: Sourced  # bytes
-    bandwidth: float  # bytes/s of the checkpoint stores' stated write bandwidth
-    interval: float  # s
-    at: tuple  # the spec path of the first store counted
-
-    @property
-    def seconds(self) -> float:
-        return self.size.value / self.bandwidth
-
-    @property
-    def share(self) -> float:
-        return self.seconds / self.interval
-
-
-def checkpoint_stall(review) -> CheckpointStall:
-    """Skip when the workload states no checkpoints or no checkpoint store states a write bandwidth."""
-    ckpt = review.workload.spec.checkpoints
-    if ckpt is None or review.workload.spec.task == "inference":
-        raise Skip("the workload states no checkpoints")
-    stores = [(i, s) for i, s in shared_storage(review.cluster) if not s.purpose or "checkpoints" in s.purpose]
-    written = [(i, s) for i, s in stores if s.write_bandwidth is not None]
-    if not written:
-        raise Skip("no checkpoint storage states a write_bandwidth")
-    bandwidth = sum(s.write_bandwidth.value for _, s in written) / 8
-    return CheckpointStall(checkpoint_size(review.workload), bandwidth, ckpt.interval.value, ("spec", "storage", written[0][0], "write_bandwidth"))
-
-
 class Verdict(NamedTuple):
     """A yes/no judgement of `value` against the workload's `limit`."""
 
@@ -340,8 +263,9 @@ class Estimate(NamedTuple):
     """Everything a buyer asks of one quote for one workload."""
 
     training: Training
-    stall: CheckpointStall | None
-    comms: object | None  # network.Comms: the exposed gradient traffic per step
+    stall: object | None  # storage.CheckpointStall
+    comms: object | None  # traffic.Comms: the exposed inter-node traffic per step
+    loader: object | None  # storage.DataloaderRead: the dataset read against what training consumes
     availability: object | None  # figures.Figure of a fraction
     cost: object | None  # cost.Cost
     deadline: Verdict | None
@@ -361,22 +285,28 @@ class Estimate(NamedTuple):
         return self.comms.share if self.comms is not None else 0.0
 
     @property
+    def loader_share(self) -> float:
+        return self.loader.share if self.loader is not None else 0.0
+
+    @property
     def effective_seconds(self) -> float:
-        """Training time x (1 + exposed network share + checkpoint stall share) / availability (1 when none is stated)."""
+        """Training time x (1 + network + checkpoint + dataloader shares) / availability (1 when none is stated)."""
         avail = self.availability.value if self.availability is not None else 1.0
-        return self.training.seconds * (1 + self.comms_share + self.stall_share) / avail
+        return self.training.seconds * (1 + self.comms_share + self.stall_share + self.loader_share) / avail
 
     @property
     def adjusted(self) -> bool:
-        """Whether the network, checkpoint stalls or availability make the effective time differ from the training time."""
-        return self.stall is not None or self.availability is not None or self.comms is not None
+        """Whether the network, stalls or availability make the effective time differ from the training time."""
+        return self.stall is not None or self.availability is not None or self.comms is not None or self.loader_share > 0
 
     @property
     def effective_formula(self) -> str:
-        """Only the terms counted: a network or checkpoint term that is unknown is named in the notes, never shown as 0%."""
+        """Only the terms counted: a term that is unknown is named in the notes, never shown as 0%; a dataloader
+        that keeps up adds nothing and is said so in the evidence."""
         avail = self.availability.value if self.availability is not None else 1.0
         terms = ([f"{self.comms_share:.2%} network"] if self.comms is not None else []) + (
-            [f"{self.stall_share:.2%} checkpoints"] if self.stall is not None else [])
+            [f"{self.stall_share:.2%} checkpoints"] if self.stall is not None else []) + (
+            [f"{self.loader_share:.2%} dataloader"] if self.loader_share > 0 else [])
         time = units.human(self.training.seconds, "duration")
         return f"{time} x ({' + '.join(['1', *terms])}) / {avail:.2%} availability" if terms else f"{time} / {avail:.2%} availability"
 
@@ -392,6 +322,8 @@ class Estimate(NamedTuple):
         if self.stall is not None:
             out += (f"checkpoint stall {self.stall_share:.2%}: {units.human(self.stall.size.value, 'size')} ({self.stall.size.source}) / "
                     f"{units.human(self.stall.bandwidth * 8, 'byte_rate')} (spec) every {units.human(self.stall.interval, 'duration')}",)
+        if self.loader is not None:
+            out += (f"dataloader stall {self.loader_share:.2%} = max(0, {self.loader.formula}) (STO005's figures)",)
         if self.availability is not None:
             out += (f"availability {self.availability.value:.2%}: {self.availability.evidence}",)
         if self.cost is not None:
@@ -399,24 +331,26 @@ class Estimate(NamedTuple):
         return out
 
 
+def _counted(notes: list, what: str, figure, *args):
+    """`figure(*args)`, or None with a note saying `what` is not counted and why."""
+    try:
+        return figure(*args)
+    except Skip as exc:
+        notes.append(f"{what} not counted: {exc}")
+        return None
+
+
 def estimate(review) -> Estimate | None:
     """The estimate of one review (None for inference; Skip when the training time is unknown)."""
-    from clusterlint.estimate import cost as costing, network
+    from clusterlint.estimate import cost as costing, storage, traffic
 
     run = training(review)
     if run is None:
         return None
     notes = []
-    try:
-        stall = checkpoint_stall(review)
-    except Skip as exc:
-        stall = None
-        notes.append(f"checkpoint overhead not counted: {exc}")
-    try:
-        comms = network.comms(review, run.throughput, assumptions(review).network)
-    except Skip as exc:
-        comms = None
-        notes.append(f"network time not counted: {exc}")
+    stall = _counted(notes, "checkpoint overhead", storage.checkpoint_stall, review)
+    comms = _counted(notes, "network time", traffic.comms, review, run.throughput, assumptions(review).network)
+    loader = _counted(notes, "dataloader stalls", storage.dataloader_read, review, run.throughput)
     availability = None
     if review.contract is not None:
         from clusterlint.contracts import figures
@@ -428,7 +362,7 @@ def estimate(review) -> Estimate | None:
             availability = found
     if availability is None:
         notes.append("availability not counted: no contract states one (assumed 100%)")
-    est = Estimate(run, stall, comms, availability, None, None, None, ())
+    est = Estimate(run, stall, comms, loader, availability, None, None, None, ())
     bill, why = costing.cost(review, est)
     notes.extend(why)
     spec = review.workload.spec
@@ -443,4 +377,4 @@ def estimate(review) -> Estimate | None:
             budget = Verdict(ok, bill.owed, spec.budget.value, f"{'yes' if ok else 'no'} ({fmt(spec.budget.value)} {spec.budget.currency})")
         else:
             notes.append(f"budget not compared: price in {bill.currency}, budget in {spec.budget.currency}; clusterlint does not convert currencies")
-    return Estimate(run, stall, comms, availability, bill, deadline, budget, tuple(notes))
+    return Estimate(run, stall, comms, loader, availability, bill, deadline, budget, tuple(notes))

@@ -281,6 +281,10 @@ class ClusterMetadata(Strict):
     offering: Literal["rent", "buy", "hpc-allocation"] = "rent"
     quote_ref: Optional[str] = None
     source: Optional[str] = Field(None, description="Where the figures come from (URL of the public offer).")
+    contract: Optional[str] = Field(
+        None, min_length=1,
+        description="The quote's contract: a file path relative to this quote (YAML, Markdown, text or PDF). `check`, `estimate` "
+                    "and `compare` review the quote with it unless a contract is configured or given on the command line.")
 
 
 class Cluster(Envelope):

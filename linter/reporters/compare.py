@@ -61,7 +61,7 @@ def _notes(rows) -> list[str]:
 
 def text(rows, rank_by: str) -> str:
     out = _table([h for _, h, _ in COLUMNS], [_marked(r) for r in rows])
-    out += ["", "* best in its column. Time is the effective time: training time x (1 + exposed network share + checkpoint stall share) / availability; cost is what is owed.",
+    out += ["", "* best in its column. Time is the effective time: training time x (1 + exposed network share + checkpoint stall share + dataloader stall share) / availability; cost is what is owed.",
             "Score and errors count each quote's findings and its contract's; 'not run': areas no rule could judge (no grade, not 100).",
             f"Ranking ({rank_by}): {RANKING[rank_by]}."]
     if rows:

@@ -31,10 +31,13 @@ def _page(title: str, body: list[str]) -> str:
     )
 
 
-def _scorecard(file: str, card: dict) -> list[str]:
+def _scorecard(file: str, card: dict, not_run=()) -> list[str]:
+    """The score, grade and each scored area's subscore; an area in `not_run` (no rule judged it) shows
+    "not run", never 100."""
     if card["score"] is None:
         return [f"<p class=\"error\"><code>{escape(file)}</code>: not reviewed ({escape(card['not_reviewed'])})</p>"]
-    areas = "".join(f"<td class=\"num\">{'not run' if card['areas'][a] is None else format(card['areas'][a], 'g')}</td>" for a in SCORED_AREAS)
+    areas = "".join("<td class=\"muted\">not run</td>" if a in not_run or card["areas"][a] is None else f"<td class=\"num\">{card['areas'][a]:g}</td>"
+                    for a in SCORED_AREAS)
     return [
         "<table class=\"scorecard\"><tr><th>file</th><th>score</th><th>grade</th>" + "".join(f"<th>{a}</th>" for a in SCORED_AREAS) + "</tr>",
         f"<tr><td><code>{escape(file)}</code></td><td class=\"num\">{card['score']:g}</td><td class=\"grade\">{card['grade']}</td>{areas}</tr></table>",
@@ -124,7 +127,7 @@ def render_comparison(rows, report, rank_by: str) -> str:
         body.append("<tr>" + "".join(
             f"<td class=\"{'best' if b and b in row.best else ''}\">{escape(values[k])}</td>" for k, _, b in COLUMNS) + "</tr>")
     body.append("</table><p class=\"muted\">Highlighted: best in its column. Time is the effective time: training time x "
-                "(1 + checkpoint overhead) / availability.</p>")
+                "(1 + exposed network share + checkpoint stall share + dataloader stall share) / availability; cost is what is owed.</p>")
     body.append(bar_chart("Effective time to train (days)", [
         (r.name, None if r.estimate.value("effective_time") is None else r.estimate.value("effective_time") / 86400,
          cells(r)["time"]) for r in rows]))
@@ -136,5 +139,5 @@ def render_comparison(rows, report, rank_by: str) -> str:
             for line in row.estimate.lines.values()) + "</table>")
         body += [f"<p class=\"muted\">{escape(n)}</p>" for n in row.estimate.notes]
         result = next(r for r in report.results if r.file == row.file)
-        body += [*_scorecard(row.file, row.card), *_findings(sorted(result.findings)), *_skipped(result.skipped)]
+        body += [*_scorecard(row.file, row.card, row.not_run), *_findings(sorted(result.findings)), *_skipped(result.skipped)]
     return _page("clusterlint comparison", body)
