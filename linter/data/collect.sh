@@ -104,6 +104,15 @@ run dmesg.txt dmesg
 run journalctl-k.txt journalctl -k --no-pager -b
 run dcgmi-diag.json dcgmi diag -r 1 -j
 run nvidia-container-cli.txt nvidia-container-cli -V
+run nvidia-container-runtime.txt nvidia-container-runtime --version
+run runc-version.txt runc --version
+run docker-version.txt docker version
+if command -v nvcc >/dev/null 2>&1; then
+    run nvcc-version.txt nvcc --version
+else
+    run nvcc-version.txt /usr/local/cuda/bin/nvcc --version
+fi
+run dcgmi-version.txt dcgmi -v
 run scontrol-show-config.txt scontrol show config
 run kubectl-gpu-operator-pods.txt kubectl get pods --all-namespaces
 read_file nccl.conf /etc/nccl.conf
