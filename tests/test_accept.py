@@ -54,7 +54,11 @@ def test_acceptance_report_markdown_and_html(monkeypatch):
     assert "**Not accepted: 4 blocking findings \\(4 errors\\)**" in out
     assert "# Acceptance report: `quote.yaml`" in out
     assert ("| DLV001 fewer-accelerators-than-quoted | quote.yaml:13:45: accelerator: \\{model: H100-SXM, count: 8\\} | "
-            "\\[error\\] node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; |") in out
+            "\\[error\\] node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; | "
+            "nvidia-smi -q -x |") in out
+    # each blocking finding names what to re-run: the command behind the evidence it cites, or its rule's when the evidence spans nodes
+    assert "evidence/gpu-b/ibstat.txt:59: Port 1: | ibstat |" in out and "| dmesg \\(or journalctl -k --no-pager -b\\) |" in out
+    assert "| nccl-tests all\\_reduce\\_perf across the nodes \\(README, After delivery\\) |" in out
     assert "| DLV004 collective-bandwidth-below-commitment | contract.yaml:10:41: - \\{metric: all\\_reduce\\_busbw, value: 360GB/s" in out
     assert "| gpu-b | 6 | 7 | NVIDIA H100 80GB HBM3 | 85.52 GB | 580.159.04 | 16 | 135.1 GB | 7 of 8 | 1 |" in out
     assert "Contract clause: acceptance\\_test: nccl-tests all\\_reduce\\_perf busbw &gt;= 360GB/s across all nodes; dcgmi diag -r 3 passes" in out

@@ -1,8 +1,8 @@
 """`clusterlint accept --format markdown|html`: a report a buyer sends back to the vendor.
 
 The verdict (accepted / not accepted, the blocking findings counted); each blocking finding with the
-promised figure (the quote or contract line), the measured figure and the evidence (file:line); what
-to collect again; every finding the buyer's configuration or baseline suppressed, and every inline
+promised figure (the quote or contract line), the measured figure, the evidence (file:line) and the
+command to re-run once it is fixed; what to collect again; every finding the buyer's configuration or baseline suppressed, and every inline
 suppression in the documents that was ignored; the contract's acceptance clause; and a table of what
 each node's evidence shows."""
 
@@ -60,9 +60,38 @@ def _clean(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
+# what produces each kind of evidence (the step of `clusterlint collect`, or the benchmark to run by hand)
+COMMANDS = {
+    "nvidia-smi-xml": "nvidia-smi -q -x", "nvidia-smi-q": "nvidia-smi -q", "nvidia-smi-topo": "nvidia-smi topo -m",
+    "nvidia-driver-version": "cat /proc/driver/nvidia/version", "rocm-smi-json": "rocm-smi --showproductname --showmeminfo vram --json",
+    "lscpu-json": "lscpu -J", "lscpu": "lscpu", "meminfo": "cat /proc/meminfo", "free": "free -b", "ibstat": "ibstat", "ibstatus": "ibstatus",
+    "ibv_devinfo": "ibv_devinfo -v", "lspci": "lspci -vvv", "findmnt-json": "findmnt -J -o TARGET,SOURCE,FSTYPE,SIZE", "df": "df -T -B1",
+    "kernel-log": "dmesg (or journalctl -k --no-pager -b)", "dcgmi-json": "dcgmi diag -r 1 -j", "dcgmi-diag": "dcgmi diag -r 1 -j",
+    "dcgmi-version": "dcgmi -v", "nvidia-container-toolkit": "nvidia-container-cli -V", "runc": "runc --version", "docker-version": "docker version",
+    "nvcc": "nvcc --version", "scontrol-config": "scontrol show config", "kubectl-pods": "kubectl get pods --all-namespaces",
+    "nccl-tests": "nccl-tests all_reduce_perf across the nodes (README, After delivery)", "fio-json": "fio --output-format=json (README, After delivery)",
+}
+# a finding without evidence (not evidenced, unreadable): the command for its rule
+RULE_COMMANDS = {"DLV001": "nvidia-smi -q -x", "DLV002": "lscpu -J and cat /proc/meminfo", "DLV003": "ibstat", "DLV004": COMMANDS["nccl-tests"],
+                 "DLV005": COMMANDS["fio-json"], "DLV006": "dcgmi diag -r 1 -j and dmesg", "DLV007": "findmnt -J -o TARGET,SOURCE,FSTYPE,SIZE",
+                 "DLV014": "cat /proc/driver/nvidia/version and lspci -vvv", "DLV016": "scontrol show config",
+                 "DLV017": "kubectl get pods --all-namespaces"}
+
+
+def _rerun(finding, kinds: dict) -> str:
+    """The command that produces the evidence a blocking finding cites (or lacks), run again once fixed."""
+    files = [e.split(": ", 1)[0].rsplit(":", 2)[0] for e in finding.evidence]
+    found = sorted({COMMANDS[kinds[f]] for f in files if kinds.get(f) in COMMANDS})
+    if found:
+        return "; ".join(found)
+    return RULE_COMMANDS.get(finding.rule, "clusterlint collect on the node, then accept again")
+
+
 def _data(report):
     verdict = report.verdict
-    rows = [[f"{f.rule} {f.name}", _promise(f), f"[{f.severity}] {f.message}", "; ".join(f.evidence) or "-"] for f in verdict.blocking]
+    kinds = {file: kind for node in (report.evidence.nodes.values() if report.evidence else ()) for file, kind in node.files}
+    rows = [[f"{f.rule} {f.name}", _promise(f), f"[{f.severity}] {f.message}", "; ".join(f.evidence) or "-", _rerun(f, kinds)]
+            for f in verdict.blocking]
     again = sorted({e.split(": ", 1)[0].rsplit(":", 2)[0] for f in verdict.blocking if f.rule == "DLV009" for e in f.evidence}
                    | {f"{f.message.split(' is not evidenced', 1)[0]}: {f.message.split(': ', 1)[1]}" for f in verdict.blocking if "is not evidenced" in f.message})
     quieted = [f"{s.finding.rule} {location(s.finding)}: {s.finding.message} ({s.justification})" for s in verdict.suppressed]
@@ -76,7 +105,7 @@ def render(fmt: str, report) -> str:
     quote = report.results[0].file if report.results else "?"
     line = report.verdict.line()
     verdict = line[0].upper() + line[1:]
-    header = ["rule", "promised (where)", "measured", "evidence"]
+    header = ["rule", "promised (where)", "measured", "evidence", "re-run"]
     sections = [
         ("Blocking findings", header, rows, "None."),
         ("What to collect again", None, again, "Nothing: every quoted figure had readable evidence."),
