@@ -224,3 +224,54 @@ FIRMWARE = "NVIDIA Security Bulletin: NVIDIA Networking BlueField and ConnectX -
 ])
 def test_software_case(tmp_path, rule, files, model, count, extra, expected):
     assert _hits(_run(tmp_path, files, model, count, extra), rule) == expected
+
+
+# ---------------------------------------------------------------- DLV018-DLV021: node configuration (cmax criteria)
+
+SLURM_TIERS = ("  software: {orchestrator: slurm}\n"  # the orchestrator's value: line 10, column 28
+               "  network:\n    inter_node: {fabric: infiniband, nics_per_node: 1, tiers: [{name: leaf, accelerators: 256, oversubscription: 1}, "
+               "{name: spine, oversubscription: 1}]}\n")
+NDV4 = (PUBLIC / "nccl-conf-azure-ndv4.conf").read_text()
+SIENA = (PUBLIC / "scontrol-show-config-siena.txt").read_text()
+
+
+@pytest.mark.parametrize("rule, files, extra, expected", [
+    # DLV018: Azure's real /etc/nccl.conf forces nothing; each of cmax's three keys fires (edited: one line added)
+    ("DLV018", {"nccl.conf": NDV4}, "", []),
+    *[("DLV018", {"nccl.conf": NDV4 + line + "\n"}, "", [(7, 13, "warning", f"node node-1 forces {line} on every job: NCCL's own choice of "
+                                                         "algorithm, protocol and channels is overridden", ["nccl.conf:5"])])
+      for line in ("NCCL_ALGO=Ring", "NCCL_PROTO=Simple", "NCCL_MIN_NCHANNELS=32")],
+    ("DLV018", {"nccl.conf": NDV4 + "NCCL_IB_GID_INDEX=3\n"}, "", []),  # not one of the three cmax fails
+    # DLV019: the real RmProfilingAdminOnly: 1 and kptr_restrict = 0; perf_event_paranoid at cmax's boundary (1 passes, 2 fires; edited)
+    ("DLV019", {"params.txt": PUBLIC / "nvidia-params-admin-only.txt"}, "",
+     [(7, 13, "info", "node node-1 sets RmProfilingAdminOnly = 1, above 0: only administrators can read GPU performance counters "
+       "(Nsight Compute fails with ERR_NVGPUCTRPERM)", ["params.txt:21"])]),
+    ("DLV019", {"sysctl.txt": PUBLIC / "sysctl-kptr-restrict.txt"}, "", []),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = 1\n"}, "", []),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = 2\nkernel.kptr_restrict = 1\n"}, "",
+     [(7, 13, "info", "node node-1 sets kernel.kptr_restrict = 1, above 0: profilers cannot resolve kernel symbols", ["sysctl.txt:2"]),
+      (7, 13, "info", "node node-1 sets kernel.perf_event_paranoid = 2, above 1: users cannot count CPU events with perf", ["sysctl.txt:1"])]),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = -1\n"}, "", []),
+    # DLV020: the real accounting_storage/none; srun without PMIx (real) and with it (real); TopologyPlugin on a two-tier fabric
+    ("DLV020", {"scontrol.txt": PUBLIC / "scontrol-show-config-siena.txt"}, SOFTWARE % "slurm",
+     [(10, 28, "warning", "node node-1 runs Slurm with accounting_storage/none: sacct has no job accounting", ["scontrol.txt:11"])]),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd")}, SOFTWARE % "slurm", []),
+    ("DLV020", {"srun.txt": PUBLIC / "srun-mpi-list-no-pmix.txt"}, SOFTWARE % "slurm",
+     [(10, 28, "warning", "node node-1 srun offers no PMIx (cray_shasta, none, pmi2): MPI jobs cannot be launched with srun --mpi=pmix",
+       ["srun.txt:3"])]),
+    ("DLV020", {"srun.txt": PUBLIC / "srun-mpi-list-pmix.txt"}, SOFTWARE % "slurm", []),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/none\n"},
+     SLURM_TIERS, [(10, 28, "warning", "node node-1 runs Slurm with TopologyPlugin topology/none on a 2-tier fabric: jobs are placed without "
+                    "regard to switches", ["scontrol.txt:26"])]),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/none\n"},
+     SOFTWARE % "slurm", []),  # no tiers quoted: a flat plugin is not a finding
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/tree\n"},
+     SLURM_TIERS, []),
+    # DLV021: the real mlx4 ConnectX-3 fires; mlx5_N passes
+    ("DLV021", {"ibstat.txt": PUBLIC / "ibstat-mlx4-truncated.txt"}, "",
+     [(7, 13, "info", "node node-1 adapter mlx4_0 is not named mlx5_N: NCCL_IB_HCA has to name it", ["ibstat.txt:4"])]),
+    ("DLV021", {"ibstat.txt": PUBLIC / "ibstat-roce-cx7-200.txt"}, "", []),
+])
+def test_config_case(tmp_path, rule, files, extra, expected):
+    assert _hits(_run(tmp_path, files, "H100-SXM", 1, extra), rule) == expected
+

@@ -116,6 +116,9 @@ run dcgmi-version.txt dcgmi -v
 run scontrol-show-config.txt scontrol show config
 run kubectl-gpu-operator-pods.txt kubectl get pods --all-namespaces
 read_file nccl.conf /etc/nccl.conf
+run sysctl-profiling.txt sysctl kernel.perf_event_paranoid kernel.kptr_restrict
+read_file nvidia-params.txt /proc/driver/nvidia/params
+run srun-mpi-list.txt srun --mpi=list
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2
