@@ -346,3 +346,20 @@ def test_dlv003_slower_adapter_and_dlv008_driver_and_pcie(tmp_path):
     assert ("DLV008", 7, "node node-2 runs driver 570.86.15, while 1 node of the pool runs 580.159.04", "node-2/smi.txt:5") in found
     found = _accept_edited(tmp_path / "p", {("node-1", "smi.txt"): ("                Current                                : 16x", "                Current                                : 8x")})
     assert ("DLV008", 7, "node node-1 runs a GPU link at PCIe x8, others at PCIe x16", "node-1/smi.txt:82") in found
+
+
+def test_acceptance_report_sets_the_contract_beside_the_evidence(tmp_path, monkeypatch):
+    # the two-node example's contract, plus a health-check duty and a replacement time
+    contract = (TWO / "contract.yaml").read_text() + "  sla:\n    node_replacement: 4 hours\n    health_checks: {active: true}\n"
+    (tmp_path / "contract.yaml").write_text(contract)
+    monkeypatch.chdir(TWO)
+    code, out, _ = run_cli("accept", "quote.yaml", "-c", str(tmp_path / "contract.yaml"), "-e", "evidence", "--format", "markdown")
+    assert code == 1
+    section = out.split("## Against the contract", 1)[1].split("## Per node", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == 4
+    assert ":8: acceptance\\_test: nccl-tests all\\_reduce\\_perf busbw &gt;= 360GB/s across all nodes | breaks: " in rows[0]
+    assert "evidence/all\\_reduce\\_perf.txt:22:" in rows[0]
+    assert rows[1].endswith(": acceptance\\_test: dcgmi diag -r 3 passes | not evidenced: no dcgmi diag output |")
+    assert ":13: health\\_checks.active: True | not evidenced: no scontrol show config among the evidence files |" in rows[2]
+    assert ":12: node\\_replacement: 4 hours | applies now to: " in rows[3] and "node gpu-b failed a health check: Xid 79 on PCI:0000:5d:00" in rows[3]

@@ -3,8 +3,9 @@
 The verdict (accepted / not accepted, the blocking findings counted); each blocking finding with the
 promised figure (the quote or contract line), the measured figure, the evidence (file:line) and the
 command to re-run once it is fixed; what to collect again; every finding the buyer's configuration or baseline suppressed, and every inline
-suppression in the documents that was ignored; the contract's acceptance clause; and a table of what
-each node's evidence shows."""
+suppression in the documents that was ignored; the contract's acceptance test, health-check duty and
+replacement time, each next to the evidence that meets or breaks it; and a table of what each node's
+evidence shows."""
 
 from __future__ import annotations
 
@@ -31,6 +32,62 @@ def _clause(report) -> str:
             if review.contract is not None and review.contract.spec.delivery.acceptance_test:
                 return f"acceptance_test: {review.contract.spec.delivery.acceptance_test}"
     return "(no contract acceptance clause given: pass --contract)"
+
+
+def _against(report) -> list[list[str]]:
+    """The contract's acceptance test, health-check duty and replacement time, each as written (where),
+    next to the evidence that meets or breaks it."""
+    review = next((r for result in report.results for r in result.reviews if r.contract is not None), None)
+    if review is None:
+        return []
+    doc, spec, rows = review.docs.get("Contract"), review.contract.spec, []
+
+    def at(*path) -> str:
+        where = doc.positions.get(("spec", *path)) if doc is not None else None
+        return f"{doc.file}:{where[0]}" if where else (doc.file if doc is not None else "contract")
+
+    findings = report.findings
+    if spec.delivery.acceptance_test:
+        for part in (p.strip() for p in spec.delivery.acceptance_test.split(";") if p.strip()):
+            rows.append([f"{at('delivery', 'acceptance_test')}: acceptance_test: {part}", _test(part, report.evidence, findings)])
+    checks = spec.sla.health_checks
+    for duty in ("active", "passive", "drain") if checks is not None else ():
+        if getattr(checks, duty) is not None:
+            rows.append([f"{at('sla', 'health_checks', duty)}: health_checks.{duty}: {getattr(checks, duty)}", _duty(report.evidence, findings)])
+    if spec.sla.node_replacement is not None:
+        failed = sorted({f.message for f in findings if f.rule in ("DLV001", "DLV006", "DLV011") and f.severity in ("error", "warning")})
+        rows.append([f"{at('sla', 'node_replacement')}: node_replacement: {spec.sla.node_replacement}",
+                     "applies now to: " + "; ".join(failed) if failed else "no node needs replacing on this evidence"])
+    return rows
+
+
+def _test(part: str, evidence, findings) -> str:
+    """The evidence for one part of the acceptance test: nccl-tests runs, dcgmi diag results, or none read."""
+    low = part.lower()
+    if re.search(r"nccl|all_reduce|busbw", low):
+        broken = [f"breaks: {f.message} ({'; '.join(f.evidence)})" for f in findings if f.rule == "DLV004"]
+        runs = [f"{run.test} busbw {run.rows[-1].value[1]:g} GB/s at the largest size ({run.rows[-1].where})"
+                for run in (evidence.collectives if evidence else []) if run.rows]
+        return "; ".join(broken) or (f"meets: {'; '.join(runs)}" if runs else "not evidenced: no nccl-tests output among the evidence files")
+    if "dcgmi" in low or "dcgm" in low:
+        files = sorted(f for node in (evidence.nodes.values() if evidence else ()) for f, kind in node.files if kind.startswith("dcgmi-"))
+        failed = [f"breaks: {f.message} ({'; '.join(f.evidence)})" for f in findings if f.rule == "DLV006" and "dcgm" in " ".join(f.evidence).lower()]
+        level = re.search(r"-r\s*(\d)", low)
+        note = f" (run at level {level.group(1)}? the output does not say its level: check the command)" if level else ""
+        return "; ".join(failed) or (f"meets: dcgmi diag passed in {', '.join(files)}{note}" if files else "not evidenced: no dcgmi diag output")
+    if "burn" in low:
+        return "not evidenced: clusterlint reads no burn-in log; ask for it"
+    return "not checked by clusterlint: compare by hand"
+
+
+def _duty(evidence, findings) -> str:
+    """What shows the vendor's health checks on the nodes: Slurm's HealthCheckProgram, or its absence (DLV016)."""
+    missing = [f"breaks: {f.message}" for f in findings if f.rule == "DLV016"]
+    programs = sorted({node.software[k].cite() for node in (evidence.nodes.values() if evidence else ()) for k in node.software
+                       if k == "slurm HealthCheckProgram" and node.software[k].value not in ("", "(null)")})
+    if missing or programs:
+        return "; ".join(missing) or f"meets: {'; '.join(programs)}"
+    return "not evidenced: no scontrol show config among the evidence files"
 
 
 def _nodes(evidence) -> list[list[str]]:
@@ -111,6 +168,8 @@ def render(fmt: str, report) -> str:
         ("What to collect again", None, again, "Nothing: every quoted figure had readable evidence."),
         ("Suppressed by the buyer (configuration or baseline)", None, quieted, "None."),
         ("Inline suppressions in the documents (ignored)", None, ignored, "None."),
+        ("Against the contract", ["the contract's promise (where: as written)", "the evidence that meets or breaks it"], _against(report),
+         "The contract states no acceptance test, health-check duty or replacement time (or no --contract was given)."),
         ("Per node", NODE_HEADER, _nodes(report.evidence), "No node evidence."),
     ]
     return (_markdown if fmt == "markdown" else _html)(quote, verdict, _clause(report), sections)

@@ -18,5 +18,7 @@ def parse(evidence, host: str, file: str, text: str) -> None:
             node.software.setdefault(f"slurm {match.group(1)}", Fact(match.group(2), file, number, line))
 
 
-READER = Reader("scontrol-config", lambda head, text: bool(re.search(r"^(HealthCheck\w+|SlurmctldHost|ClusterName|AccountingStorageType)\s+=|^Configuration data as of ", head, re.M)), parse,
+_KIND = re.compile(r"^(HealthCheck\w+|SlurmctldHost|ClusterName|AccountingStorageType)\s+=|^Configuration data as of ", re.M)
+
+READER = Reader("scontrol-config", lambda head, text: bool(_KIND.search(head)), parse,
                 ("Slurm HealthCheckProgram", "TopologyPlugin", "AccountingStorageType"))
