@@ -34,6 +34,7 @@ class Options:
     evidence: object = None  # evidence.Evidence for clusterlint accept: runs the rules that need it
     buffers: dict = field(default_factory=dict)  # path -> bytes read instead of the file (an editor's unsaved text)
     keep_reviews: bool = True  # False: drop each file's typed documents once reviewed (check needs only findings)
+    inline_suppressions: bool = True  # False (accept): comments in the documents silence nothing; Report.ignored lists what they cover
 
 
 @dataclass(eq=False)
@@ -45,6 +46,7 @@ class Report:
     read: dict = field(default_factory=dict)  # each file read, as named -> what it was read as (see `inputs`)
     show_skipped: bool = False  # list the skipped rules of each file in text output (else a count per file)
     evidence: object = None  # evidence.Evidence read by clusterlint accept (for its per-node table)
+    ignored: list = field(default_factory=list)  # Suppressed an inline comment covers, not applied (inline_suppressions=False)
 
     @property
     def inputs(self) -> dict:
@@ -214,9 +216,17 @@ def _comments(result: FileResult, loaded) -> tuple[list, list]:
     return suppression_comments.parse(pages, prose, suppression_comments.clause_lines(loaded.documents) if prose else {}, result.file)
 
 
-def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict) -> None:
+def _suppress(result: FileResult, comments: tuple, rules: dict, known: dict, ignored: list | None = None) -> None:
+    """Apply a file's comments; with `ignored` (inline suppressions off) only list in it the findings they cover."""
     found, malformed = comments
-    if found or malformed:
+    if ignored is not None and found:
+        from types import SimpleNamespace
+
+        from clusterlint.policy import suppressions
+
+        scratch = SimpleNamespace(findings=result.findings, suppressed=ignored)  # silence() on a scratch: the findings stay
+        suppressions.silence(scratch, found)
+    elif found or malformed:
         from clusterlint.policy import suppressions
 
         suppressions.apply(result, found, malformed, rules, known)
@@ -226,7 +236,8 @@ class _Shared:
     """Documents given with --workload / --contract (or the configuration's workload / contract),
     each loaded once; their own problems are reported once, and so is each finding about them alone."""
 
-    def __init__(self):
+    def __init__(self, inline: bool = True):
+        self.ignored = None if inline else []  # inline suppressions off: what the comments cover, listed, not applied
         self.loaded: dict = {}  # absolute path -> (item, invalid)
         self.results: dict = {}  # display name -> (FileResult, comments, settings)
         self.elsewhere: dict = {}  # findings about them alone, each once, in the order first found
@@ -256,7 +267,7 @@ class _Shared:
             if found:
                 from clusterlint.policy import suppressions
 
-                suppressions.silence(result, found)
+                suppressions.silence(result, found) if self.ignored is None else _suppress(result, (found, []), {}, {}, self.ignored)
 
     def blocked(self, settings) -> str:
         """Why a review that uses the configured workload or contract cannot happen: one of them did not load."""
@@ -277,7 +288,7 @@ class _Shared:
             seen = set(result.findings)
             result.findings += [f for f in self.elsewhere if f.file == name and f not in seen]
             result.judged |= self.judged
-            _suppress(result, comments, settings.rules_for(name), settings.rules)
+            _suppress(result, comments, settings.rules_for(name), settings.rules, self.ignored)
             if not result.findings:
                 continue
             if settings.values["baseline"] and use_baseline:
@@ -298,7 +309,7 @@ def check(options: Options, sink=None) -> Report:
     from clusterlint.config.settings import Resolver
 
     report = Report()
-    shared_docs = _Shared()
+    shared_docs = _Shared(options.inline_suppressions)
     baselines: dict = {}
     plan = _plan(options, Resolver(options.cli, options.config, options.isolated), report, shared_docs, baselines)
     order = [(_name(path), index, path, settings) for index, (path, settings) in enumerate(plan)]
@@ -319,6 +330,7 @@ def check(options: Options, sink=None) -> Report:
             sink.add(result, index, True)
     if sink is not None:
         sink.finish()
+    report.ignored = sorted(shared_docs.ignored or [], key=lambda s: s.finding)
     return report
 
 
@@ -364,7 +376,7 @@ def _review(path: str, name: str, settings, options: Options, shared_docs: _Shar
         shared_docs.elsewhere.setdefault(f, None)
     if shared:
         shared_docs.judged |= result.judged
-    _suppress(result, _comments(result, loaded), rules, settings.rules)
+    _suppress(result, _comments(result, loaded), rules, settings.rules, shared_docs.ignored)
     shared_docs.silence(result, settings)
     result.settings = settings
     baseline = settings.values["baseline"]

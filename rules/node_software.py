@@ -1,5 +1,6 @@
-"""DLV015-DLV017: the software a delivered node runs: the NVIDIA driver and Container Toolkit against
-the security floors of SemiAnalysis' ClusterMAX minimum-version table, Slurm's HealthCheckProgram,
+"""DLV015-DLV017: the software a delivered node runs: the NVIDIA driver, Container Toolkit, Docker
+Engine, runc, CUDA Toolkit, DCGM and ConnectX firmware against the security floors of SemiAnalysis'
+ClusterMAX minimum-version table, Slurm's HealthCheckProgram,
 and the NVIDIA GPU operator's pods under Kubernetes."""
 
 from __future__ import annotations
@@ -17,12 +18,68 @@ MAY_2026 = "NVIDIA Security Bulletin: GPU Display Driver - May 2026 (a_id 5821, 
 JANUARY_2026 = "NVIDIA Security Bulletin: GPU Display Driver - January 2026 (a_id 5747, 2026-01-28)"
 DRIVER_FLOORS = {"535": ("535.309.01", MAY_2026), "570": ("570.211.01", JANUARY_2026), "580": ("580.159.03", MAY_2026),
                  "590": ("590.48.01", JANUARY_2026), "595": ("595.71.05", MAY_2026)}
-TOOLKIT_FLOOR = ("1.19.1", "CVE-2026-24260, NVIDIA Security Bulletin: NVIDIA Container Toolkit - June 2026 (a_id 5850, 2026-06-30)")
+# component -> (name in messages, floor, advisory): a single minimum each (same table and commit)
+FLOORS = {
+    "nvidia-container-toolkit": ("NVIDIA Container Toolkit", "1.19.1",
+                                 "CVE-2026-24260, NVIDIA Security Bulletin: NVIDIA Container Toolkit - June 2026 (a_id 5850, 2026-06-30)"),
+    "docker": ("Docker Engine", "29.7.0", "CVE-2026-17106, Docker Engine 29 release notes"),
+    "cuda": ("CUDA Toolkit", "13.1", "CVE-2025-33228 to CVE-2025-33231, NVIDIA Security Bulletin: CUDA Toolkit - January 2026 (a_id 5755)"),
+    "dcgm": ("DCGM", "4.5.3", "CVE-2026-47483, NVIDIA Security Bulletin: NVIDIA DCGM Exporter - July 2026 (a_id 5857, 2026-07-28)"),
+}
+# runc: one fixed release per major.minor branch and the advisory that set it (the table's ladder and floorSources)
+RUNC_LADDER = {(0, 1): ("0.1.0", "GHSA-q3j5-32m5-58c2"), (1, 0): ("1.0.3", "GHSA-v95c-p5hm-xq8f"), (1, 1): ("1.1.14", "GHSA-jfvp-7x6p-h2pv"),
+               (1, 2): ("1.2.8", "GHSA-9493-h29p-rfm2"), (1, 3): ("1.3.6", "GHSA-xjvp-4fhw-gc47"), (1, 4): ("1.4.3", "GHSA-xjvp-4fhw-gc47"),
+               (1, 5): ("1.5.0-rc.3", "GHSA-xjvp-4fhw-gc47")}
+# ConnectX / BlueField firmware: fw_ver is family.train.patch (28.39.2048: family 28, train 39); the table gives the
+# fixed patch of each train. cmax's own comparison (security_version_audit.py connectx_firmware_verdict, commit
+# 462de57b3beb1daf0bf1002eeff31cf2be64a9e0) reads `_, train, patch` and passes a train above every listed one.
+FIRMWARE_TRAINS = {28: 4702, 32: 1908, 35: 8002, 39: 8002, 43: 8002, 46: 3008}
+FIRMWARE_ADVISORY = "NVIDIA Security Bulletin: NVIDIA Networking BlueField and ConnectX - June 2026 (a_id 5699, 2026-06-30)"
 TABLE = "ClusterMAX minimum-version table"
 
 
 def _version(text: str) -> tuple:
-    return tuple(int(p) for p in re.findall(r"[0-9]+", text)[:4])
+    return tuple(int(p) for p in re.findall(r"[0-9]+", re.split(r"[-+~]", text, maxsplit=1)[0])[:4])
+
+
+def _rc(text: str):
+    match = re.search(r"(?:^|[-.~+])rc[.-]?([0-9]+)", text, re.I)
+    return int(match.group(1)) if match else None
+
+
+def _runc(version: str):
+    """(floor, advisory, branch) when `version` is below its branch's fixed release (cmax's ladder rule), else None."""
+    seen = (_version(version) + (0, 0, 0))[:3]
+    branch = seen[:2]
+    if branch > max(RUNC_LADDER):
+        return None
+    if branch not in RUNC_LADDER:
+        branch = min(b for b in RUNC_LADDER if b > branch)
+        return (*RUNC_LADDER[branch], branch)
+    floor, advisory = RUNC_LADDER[branch]
+    low = (_version(floor) + (0, 0, 0))[:3]
+    if seen != low:
+        passed = seen > low
+    else:
+        passed = _rc(version) is None or (_rc(floor) is not None and _rc(version) >= _rc(floor))
+    return None if passed else (floor, advisory, branch)
+
+
+def _firmware(node, path, review):
+    seen = set()
+    for fact in node.firmware:
+        device, version = fact.value["device"], fact.value["version"]
+        parts = _version(version)
+        if len(parts) < 3 or (device, version) in seen:
+            continue
+        seen.add((device, version))
+        train, patch = parts[1], parts[2]
+        if train in FIRMWARE_TRAINS and patch < FIRMWARE_TRAINS[train]:
+            yield review.hit("Cluster", path, f"node {node.host} adapter {device} runs firmware {version}, below its train {train}'s security floor "
+                             f"{train}.{FIRMWARE_TRAINS[train]} ({FIRMWARE_ADVISORY})", evidence=(fact.cite(),))
+        elif train not in FIRMWARE_TRAINS and train < max(FIRMWARE_TRAINS):
+            yield review.hit("Cluster", path, f"node {node.host} adapter {device} runs firmware {version}, a train ({train}) the {TABLE} does not list "
+                             f"({', '.join(map(str, sorted(FIRMWARE_TRAINS)))}): unsupported", evidence=(fact.cite(),))
 
 
 @check(Params)
@@ -39,10 +96,18 @@ def versions(review, params):
                 floor, advisory = DRIVER_FLOORS[branch]
                 yield review.hit("Cluster", path, f"node {node.host} runs driver {node.driver.value}, below the {branch} branch's security floor "
                                  f"{floor} ({advisory})", evidence=(node.driver.cite(),))
-        toolkit = node.software.get("nvidia-container-toolkit")
-        if toolkit is not None and _version(toolkit.value) < _version(TOOLKIT_FLOOR[0]):
-            yield review.hit("Cluster", path, f"node {node.host} runs NVIDIA Container Toolkit {toolkit.value}, below the security floor "
-                             f"{TOOLKIT_FLOOR[0]} ({TOOLKIT_FLOOR[1]})", evidence=(toolkit.cite(),))
+        for key, (name, floor, advisory) in FLOORS.items():
+            fact = node.software.get(key)
+            if fact is not None and _version(fact.value) < _version(floor):
+                yield review.hit("Cluster", path, f"node {node.host} runs {name} {fact.value}, below the security floor {floor} ({advisory})",
+                                 evidence=(fact.cite(),))
+        runc = node.software.get("runc")
+        below = _runc(runc.value) if runc is not None else None
+        if below:
+            floor, advisory, (major, minor) = below
+            yield review.hit("Cluster", path, f"node {node.host} runs runc {runc.value}, below the {major}.{minor} branch's security floor {floor} "
+                             f"({advisory})", evidence=(runc.cite(),))
+        yield from _firmware(node, path, review)
 
 
 @check(Params)

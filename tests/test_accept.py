@@ -54,7 +54,11 @@ def test_acceptance_report_markdown_and_html(monkeypatch):
     assert "**Not accepted: 4 blocking findings \\(4 errors\\)**" in out
     assert "# Acceptance report: `quote.yaml`" in out
     assert ("| DLV001 fewer-accelerators-than-quoted | quote.yaml:13:45: accelerator: \\{model: H100-SXM, count: 8\\} | "
-            "\\[error\\] node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; |") in out
+            "\\[error\\] node gpu-b has 7 accelerators, quoted 8 per node in pool 'dgx' | evidence/gpu-b/nvidia-smi-q.xml:7: &lt;attached\\_gpus&gt;7&lt;/attached\\_gpus&gt; | "
+            "nvidia-smi -q -x |") in out
+    # each blocking finding names what to re-run: the command behind the evidence it cites, or its rule's when the evidence spans nodes
+    assert "evidence/gpu-b/ibstat.txt:59: Port 1: | ibstat |" in out and "| dmesg \\(or journalctl -k --no-pager -b\\) |" in out
+    assert "| nccl-tests all\\_reduce\\_perf across the nodes \\(README, After delivery\\) |" in out
     assert "| DLV004 collective-bandwidth-below-commitment | contract.yaml:10:41: - \\{metric: all\\_reduce\\_busbw, value: 360GB/s" in out
     assert "| gpu-b | 6 | 7 | NVIDIA H100 80GB HBM3 | 85.52 GB | 580.159.04 | 16 | 135.1 GB | 7 of 8 | 1 |" in out
     assert "Contract clause: acceptance\\_test: nccl-tests all\\_reduce\\_perf busbw &gt;= 360GB/s across all nodes; dcgmi diag -r 3 passes" in out
@@ -342,3 +346,20 @@ def test_dlv003_slower_adapter_and_dlv008_driver_and_pcie(tmp_path):
     assert ("DLV008", 7, "node node-2 runs driver 570.86.15, while 1 node of the pool runs 580.159.04", "node-2/smi.txt:5") in found
     found = _accept_edited(tmp_path / "p", {("node-1", "smi.txt"): ("                Current                                : 16x", "                Current                                : 8x")})
     assert ("DLV008", 7, "node node-1 runs a GPU link at PCIe x8, others at PCIe x16", "node-1/smi.txt:82") in found
+
+
+def test_acceptance_report_sets_the_contract_beside_the_evidence(tmp_path, monkeypatch):
+    # the two-node example's contract, plus a health-check duty and a replacement time
+    contract = (TWO / "contract.yaml").read_text() + "  sla:\n    node_replacement: 4 hours\n    health_checks: {active: true}\n"
+    (tmp_path / "contract.yaml").write_text(contract)
+    monkeypatch.chdir(TWO)
+    code, out, _ = run_cli("accept", "quote.yaml", "-c", str(tmp_path / "contract.yaml"), "-e", "evidence", "--format", "markdown")
+    assert code == 1
+    section = out.split("## Against the contract", 1)[1].split("## Per node", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == 4
+    assert ":8: acceptance\\_test: nccl-tests all\\_reduce\\_perf busbw &gt;= 360GB/s across all nodes | breaks: " in rows[0]
+    assert "evidence/all\\_reduce\\_perf.txt:22:" in rows[0]
+    assert rows[1].endswith(": acceptance\\_test: dcgmi diag -r 3 passes | not evidenced: no dcgmi diag output |")
+    assert ":13: health\\_checks.active: True | not evidenced: no scontrol show config among the evidence files |" in rows[2]
+    assert ":12: node\\_replacement: 4 hours | applies now to: " in rows[3] and "node gpu-b failed a health check: Xid 79 on PCI:0000:5d:00" in rows[3]

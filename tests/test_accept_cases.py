@@ -165,6 +165,9 @@ def test_dlv003_names_the_link_layer_it_found(tmp_path):
 SOFTWARE = "  software: {orchestrator: %s}\n"  # the orchestrator's value: line 10, column 28
 SCONTROL = (PUBLIC / "scontrol-show-config-healthcheck.txt").read_text()
 PODS = (PUBLIC / "kubectl-gpu-operator-pods-bad.txt").read_text()
+NVCC, DOCKER, RUNC, IBV = ((PUBLIC / name).read_text() for name in ("nvcc-version-11.1.txt", "docker-version-28.3.3.txt", "runc-version-rc91.txt",
+                                                                    "ibv_devinfo-cx7-fw.txt"))
+FIRMWARE = "NVIDIA Security Bulletin: NVIDIA Networking BlueField and ConnectX - June 2026 (a_id 5699, 2026-06-30)"
 
 
 @pytest.mark.parametrize("rule, files, model, count, extra, expected", [
@@ -179,6 +182,37 @@ PODS = (PUBLIC / "kubectl-gpu-operator-pods-bad.txt").read_text()
     ("DLV015", {"cli.txt": PUBLIC / "nvidia-container-cli-version.txt", "rt.txt": PUBLIC / "nvidia-container-runtime-version.txt"}, "H100-SXM", 1, "",
      [(7, 13, "error", "node node-1 runs NVIDIA Container Toolkit 1.0.7, below the security floor 1.19.1 (CVE-2026-24260, NVIDIA Security "
        "Bulletin: NVIDIA Container Toolkit - June 2026 (a_id 5850, 2026-06-30))", ["cli.txt:3"])]),
+    # DLV015, the other floors of the same table: DCGM (3.3.5 fires; 4.7.0, a real host-engine listing, passes), the CUDA
+    # Toolkit (11.1 fires), Docker Engine and the runc the daemon reports (28.3.3 and 1.2.5 fire), runc --version (1.0.0-rc91)
+    ("DLV015", {"dcgmi.txt": PUBLIC / "dcgmi-v-3.3.5.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs DCGM 3.3.5, below the security floor 4.5.3 (CVE-2026-47483, NVIDIA Security Bulletin: NVIDIA DCGM "
+       "Exporter - July 2026 (a_id 5857, 2026-07-28))", ["dcgmi.txt:3"])]),
+    ("DLV015", {"dcgmi.txt": PUBLIC / "dcgmi-v-4.7.0.txt"}, "H100-SXM", 1, "", []),
+    ("DLV015", {"nvcc.txt": PUBLIC / "nvcc-version-11.1.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs CUDA Toolkit 11.1.105, below the security floor 13.1 (CVE-2025-33228 to CVE-2025-33231, NVIDIA "
+       "Security Bulletin: CUDA Toolkit - January 2026 (a_id 5755))", ["nvcc.txt:6"])]),
+    ("DLV015", {"nvcc.txt": _edit(NVCC, 6, "release 11.1, V11.1.105", "release 13.1, V13.1.0")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"docker.txt": PUBLIC / "docker-version-28.3.3.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs Docker Engine 28.3.3, below the security floor 29.7.0 (CVE-2026-17106, Docker Engine 29 release notes)",
+       ["docker.txt:14"]),
+      (7, 13, "error", "node node-1 runs runc 1.2.5, below the 1.2 branch's security floor 1.2.8 (GHSA-9493-h29p-rfm2)", ["docker.txt:25"])]),
+    ("DLV015", {"docker.txt": _edit(_edit(DOCKER, 14, "28.3.3", "29.7.0"), 25, "1.2.5", "1.2.8")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"runc.txt": PUBLIC / "runc-version-rc91.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs runc 1.0.0-rc91+dev, below the 1.0 branch's security floor 1.0.3 (GHSA-v95c-p5hm-xq8f)", ["runc.txt:3"])]),
+    ("DLV015", {"runc.txt": _edit(RUNC, 3, "1.0.0-rc91+dev", "1.5.0-rc.3")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"runc.txt": _edit(RUNC, 3, "1.0.0-rc91+dev", "1.5.0-rc.2")}, "H100-SXM", 1, "",
+     [(7, 13, "error", "node node-1 runs runc 1.5.0-rc.2, below the 1.5 branch's security floor 1.5.0-rc.3 (GHSA-xjvp-4fhw-gc47)", ["runc.txt:3"])]),
+    ("DLV015", {"runc.txt": _edit(RUNC, 3, "1.0.0-rc91+dev", "1.6.0")}, "H100-SXM", 1, "", []),  # a branch above the ladder: cmax passes it
+    # ConnectX firmware: train 39's floor is patch 8002 (the real 28.39.2048 fires, 28.39.8002 passes), a train above the table's
+    # newest passes as cmax does, an older train the table does not list is unsupported
+    ("DLV015", {"ibv.txt": PUBLIC / "ibv_devinfo-cx7-fw.txt"}, "H100-SXM", 1, "",
+     [(7, 13, "error", f"node node-1 adapter {hca} runs firmware 28.39.2048, below its train 39's security floor 39.8002 ({FIRMWARE})", [f"ibv.txt:{line}"])
+      for hca, line in (("mlx5_0", 6), ("mlx5_1", 25))]),
+    ("DLV015", {"ibv.txt": IBV.replace("28.39.2048", "28.39.8002")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"ibv.txt": IBV.replace("28.39.2048", "28.47.1026")}, "H100-SXM", 1, "", []),
+    ("DLV015", {"ibv.txt": IBV.replace("28.39.2048", "22.31.1014")}, "H100-SXM", 1, "",
+     [(7, 13, "error", f"node node-1 adapter {hca} runs firmware 22.31.1014, a train (31) the ClusterMAX minimum-version table does not list "
+       "(28, 32, 35, 39, 43, 46): unsupported", [f"ibv.txt:{line}"]) for hca, line in (("mlx5_0", 6), ("mlx5_1", 25))]),
     # DLV016: HealthCheckProgram set (real) or taken out (edited: the real file less that line), "(null)" as scontrol prints an unset one
     ("DLV016", {"scontrol.txt": SCONTROL}, "H100-SXM", 1, SOFTWARE % "slurm", []),
     ("DLV016", {"scontrol.txt": SCONTROL.replace("HealthCheckProgram      = /usr/sbin/nhc\n", "")}, "H100-SXM", 1, SOFTWARE % "slurm",
@@ -190,3 +224,54 @@ PODS = (PUBLIC / "kubectl-gpu-operator-pods-bad.txt").read_text()
 ])
 def test_software_case(tmp_path, rule, files, model, count, extra, expected):
     assert _hits(_run(tmp_path, files, model, count, extra), rule) == expected
+
+
+# ---------------------------------------------------------------- DLV018-DLV021: node configuration (cmax criteria)
+
+SLURM_TIERS = ("  software: {orchestrator: slurm}\n"  # the orchestrator's value: line 10, column 28
+               "  network:\n    inter_node: {fabric: infiniband, nics_per_node: 1, tiers: [{name: leaf, accelerators: 256, oversubscription: 1}, "
+               "{name: spine, oversubscription: 1}]}\n")
+NDV4 = (PUBLIC / "nccl-conf-azure-ndv4.conf").read_text()
+SIENA = (PUBLIC / "scontrol-show-config-siena.txt").read_text()
+
+
+@pytest.mark.parametrize("rule, files, extra, expected", [
+    # DLV018: Azure's real /etc/nccl.conf forces nothing; each of cmax's three keys fires (edited: one line added)
+    ("DLV018", {"nccl.conf": NDV4}, "", []),
+    *[("DLV018", {"nccl.conf": NDV4 + line + "\n"}, "", [(7, 13, "warning", f"node node-1 forces {line} on every job: NCCL's own choice of "
+                                                         "algorithm, protocol and channels is overridden", ["nccl.conf:5"])])
+      for line in ("NCCL_ALGO=Ring", "NCCL_PROTO=Simple", "NCCL_MIN_NCHANNELS=32")],
+    ("DLV018", {"nccl.conf": NDV4 + "NCCL_IB_GID_INDEX=3\n"}, "", []),  # not one of the three cmax fails
+    # DLV019: the real RmProfilingAdminOnly: 1 and kptr_restrict = 0; perf_event_paranoid at cmax's boundary (1 passes, 2 fires; edited)
+    ("DLV019", {"params.txt": PUBLIC / "nvidia-params-admin-only.txt"}, "",
+     [(7, 13, "info", "node node-1 sets RmProfilingAdminOnly = 1, above 0: only administrators can read GPU performance counters "
+       "(Nsight Compute fails with ERR_NVGPUCTRPERM)", ["params.txt:21"])]),
+    ("DLV019", {"sysctl.txt": PUBLIC / "sysctl-kptr-restrict.txt"}, "", []),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = 1\n"}, "", []),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = 2\nkernel.kptr_restrict = 1\n"}, "",
+     [(7, 13, "info", "node node-1 sets kernel.kptr_restrict = 1, above 0: profilers cannot resolve kernel symbols", ["sysctl.txt:2"]),
+      (7, 13, "info", "node node-1 sets kernel.perf_event_paranoid = 2, above 1: users cannot count CPU events with perf", ["sysctl.txt:1"])]),
+    ("DLV019", {"sysctl.txt": "kernel.perf_event_paranoid = -1\n"}, "", []),
+    # DLV020: the real accounting_storage/none; srun without PMIx (real) and with it (real); TopologyPlugin on a two-tier fabric
+    ("DLV020", {"scontrol.txt": PUBLIC / "scontrol-show-config-siena.txt"}, SOFTWARE % "slurm",
+     [(10, 28, "warning", "node node-1 runs Slurm with accounting_storage/none: sacct has no job accounting", ["scontrol.txt:11"])]),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd")}, SOFTWARE % "slurm", []),
+    ("DLV020", {"srun.txt": PUBLIC / "srun-mpi-list-no-pmix.txt"}, SOFTWARE % "slurm",
+     [(10, 28, "warning", "node node-1 srun offers no PMIx (cray_shasta, none, pmi2): MPI jobs cannot be launched with srun --mpi=pmix",
+       ["srun.txt:3"])]),
+    ("DLV020", {"srun.txt": PUBLIC / "srun-mpi-list-pmix.txt"}, SOFTWARE % "slurm", []),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/none\n"},
+     SLURM_TIERS, [(10, 28, "warning", "node node-1 runs Slurm with TopologyPlugin topology/none on a 2-tier fabric: jobs are placed without "
+                    "regard to switches", ["scontrol.txt:26"])]),
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/none\n"},
+     SOFTWARE % "slurm", []),  # no tiers quoted: a flat plugin is not a finding
+    ("DLV020", {"scontrol.txt": SIENA.replace("accounting_storage/none", "accounting_storage/slurmdbd") + "TopologyPlugin          = topology/tree\n"},
+     SLURM_TIERS, []),
+    # DLV021: the real mlx4 ConnectX-3 fires; mlx5_N passes
+    ("DLV021", {"ibstat.txt": PUBLIC / "ibstat-mlx4-truncated.txt"}, "",
+     [(7, 13, "info", "node node-1 adapter mlx4_0 is not named mlx5_N: NCCL_IB_HCA has to name it", ["ibstat.txt:4"])]),
+    ("DLV021", {"ibstat.txt": PUBLIC / "ibstat-roce-cx7-200.txt"}, "", []),
+])
+def test_config_case(tmp_path, rule, files, extra, expected):
+    assert _hits(_run(tmp_path, files, "H100-SXM", 1, extra), rule) == expected
+

@@ -52,9 +52,18 @@ MESSAGES = {
     "DLV013": "node node-1 GPU 00000000:00:06.0 power limit is 450 W, the part's maximum is 700 W",
     "DLV014": "node node-1 bridge a device above the excerpt has PCIe ACS on (SrcValid+, ReqRedir+, CmpltRedir+, UpstreamFwd+): "
               "peer-to-peer GPU-NIC traffic goes through the root complex",
-    "DLV015": "node node-1 runs driver 510.73.08, a branch the ClusterMAX minimum-version table does not list (535, 570, 580, 590, 595): unsupported",
+    "DLV015": [*(f"node node-1 adapter {hca} runs firmware 28.39.2048, below its train 39's security floor 39.8002 (NVIDIA Security Bulletin: "
+                 "NVIDIA Networking BlueField and ConnectX - June 2026 (a_id 5699, 2026-06-30))" for hca in ("mlx5_0", "mlx5_1")),
+               "node node-1 runs driver 510.73.08, a branch the ClusterMAX minimum-version table does not list (535, 570, 580, 590, 595): unsupported",
+               "node node-1 runs runc 1.0.0-rc91+dev, below the 1.0 branch's security floor 1.0.3 (GHSA-v95c-p5hm-xq8f)"],
     "DLV016": "node node-1 runs Slurm without a HealthCheckProgram: a failing node keeps taking jobs",
     "DLV017": "GPU operator pod gpu-operator-node-feature-discovery-worker-x7jj5 is CrashLoopBackOff (0/1 ready)",
+    "DLV018": "node node-1 forces NCCL_MIN_NCHANNELS=32 on every job: NCCL's own choice of algorithm, protocol and channels is overridden",
+    "DLV019": "node node-1 sets RmProfilingAdminOnly = 1, above 0: only administrators can read GPU performance counters (Nsight Compute fails "
+              "with ERR_NVGPUCTRPERM)",
+    "DLV020": ["node node-1 runs Slurm with accounting_storage/none: sacct has no job accounting",
+               "node node-1 srun offers no PMIx (cray_shasta, none, pmi2): MPI jobs cannot be launched with srun --mpi=pmix"],
+    "DLV021": "node node-1 adapter mlx4_0 is not named mlx5_N: NCCL_IB_HCA has to name it",
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',

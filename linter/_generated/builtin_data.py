@@ -1260,27 +1260,42 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                'weight': 10,
                                                'check': 'clusterlint.rules.node_software:versions',
                                                'needs': ['Cluster', 'Evidence'],
-                                               'summary': "A node's NVIDIA driver or Container Toolkit is below its "
-                                                          'security floor, or on a driver branch no floor lists.',
+                                               'summary': "A node's NVIDIA driver, Container Toolkit, Docker Engine, "
+                                                          'runc, CUDA Toolkit, DCGM or ConnectX firmware is below its '
+                                                          'security floor, or on a branch or train no floor lists.',
                                                'why': "A GPU node shared by a buyer's users runs their containers next "
-                                                      'to the driver: a driver or Container Toolkit with a published '
-                                                      "escape or privilege flaw is a risk the vendor's patch cadence "
-                                                      'should have removed before delivery. The floors are '
-                                                      "SemiAnalysis' ClusterMAX minimum-version table (cmax, "
-                                                      'Apache-2.0; dated entries with the NVIDIA bulletin behind '
+                                                      'to the driver, the container runtime and the adapter firmware: '
+                                                      'a component with a published escape or privilege flaw is a risk '
+                                                      "the vendor's patch cadence should have removed before delivery. "
+                                                      "The floors are SemiAnalysis' ClusterMAX minimum-version table "
+                                                      '(cmax, Apache-2.0; dated entries with the bulletin behind '
                                                       'each): per driver branch 535.309.01, 570.211.01, 580.159.03, '
-                                                      '590.48.01 and 595.71.05, and Container Toolkit 1.19.1 '
-                                                      '(CVE-2026-24260). A driver branch the table does not list has '
-                                                      'no security support to check against, so it is reported as '
-                                                      'unsupported, never as passing.',
-                                               'fix': 'Ask the vendor to update the driver (within its branch or to a '
-                                                      'listed branch) and the Container Toolkit, and collect again.',
+                                                      '590.48.01 and 595.71.05; Container Toolkit 1.19.1 '
+                                                      '(CVE-2026-24260); Docker Engine 29.7.0 (CVE-2026-17106); runc '
+                                                      'per branch (1.0.3, 1.1.14, 1.2.8, 1.3.6, 1.4.3, 1.5.0-rc.3, '
+                                                      'each with its GitHub advisory); CUDA Toolkit 13.1; DCGM 4.5.3 '
+                                                      '(CVE-2026-47483); and per ConnectX firmware train (the middle '
+                                                      "field of 28.39.2048) the fixed patch of NVIDIA's June 2026 "
+                                                      "networking bulletin, matched the way cmax's own comparison "
+                                                      'does. A driver branch or an older firmware train the table does '
+                                                      'not list has no security support to check against, so it is '
+                                                      'reported as unsupported, never as passing; a runc branch or '
+                                                      'firmware train newer than every listed one passes, as in cmax.',
+                                               'fix': 'Ask the vendor to update each component named (within its '
+                                                      'branch or train, or to a listed one), and collect again.',
                                                'sources': ['SemiAnalysis ClusterMAX '
                                                            'cmax/scripts/1-audit/minimum-versions.json (commit '
                                                            'ebc0390080481143b53625542c801fb857def6a8) '
                                                            'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                           'SemiAnalysis ClusterMAX '
+                                                           'cmax/scripts/1-audit/security_version_audit.py, '
+                                                           'connectx_firmware_verdict and runc_verdict (commit '
+                                                           '462de57b3beb1daf0bf1002eeff31cf2be64a9e0) '
+                                                           'https://github.com/SemiAnalysisAI/ClusterMAX',
                                                            'NVIDIA Security Bulletin, GPU Display Driver, May 2026 '
-                                                           'https://nvidia.custhelp.com/app/answers/detail/a_id/5821/'],
+                                                           'https://nvidia.custhelp.com/app/answers/detail/a_id/5821/',
+                                                           'NVIDIA product security CSAF, networking bulletin 5699 '
+                                                           'https://github.com/NVIDIA/product-security/blob/main/2026/5699/5699.json'],
                                                'examples': {'bad': '# nvidia-smi -q: Driver Version : 510.73.08   (a '
                                                                    'branch the table does not list)\n',
                                                             'good': '# nvidia-smi -q: Driver Version : 580.159.04\n'}},
@@ -1339,6 +1354,130 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                         'examples': {'bad': '# gpu-operator-node-feature-discovery-worker-x7jj5   '
                                                             '0/1   CrashLoopBackOff\n',
                                                      'good': '# gpu-feature-discovery-9vvmw   1/1   Running\n'}},
+ 'DLV018-nccl-settings-forced.yaml': {'id': 'DLV018',
+                                      'name': 'nccl-settings-forced',
+                                      'area': 'DLV',
+                                      'severity': 'warning',
+                                      'weight': 5,
+                                      'check': 'clusterlint.rules.node_config:nccl_forced',
+                                      'needs': ['Cluster', 'Evidence'],
+                                      'summary': "/etc/nccl.conf forces NCCL's algorithm, protocol or channel count on "
+                                                 'every job.',
+                                      'why': 'NCCL picks its algorithm (ring, tree, NVLS), protocol (LL, LL128, '
+                                             'Simple) and number of channels per collective and message size from the '
+                                             'topology it detects. A node-wide /etc/nccl.conf that forces NCCL_ALGO, '
+                                             'NCCL_PROTO or NCCL_MIN_NCHANNELS applies one choice to every job and '
+                                             "every size, which is how a vendor tunes a benchmark and how a buyer's "
+                                             "different workload loses bandwidth. SemiAnalysis' ClusterMAX audit "
+                                             '(cmax, nccl-autoconfig) fails exactly these three keys in '
+                                             '/etc/nccl.conf; a topology file or relaxed ordering (what cloud images '
+                                             'set) is left alone.',
+                                      'fix': 'Ask the vendor to remove NCCL_ALGO, NCCL_PROTO and NCCL_MIN_NCHANNELS '
+                                             'from /etc/nccl.conf (users can still set them per job), and collect '
+                                             'again.',
+                                      'sources': ['SemiAnalysis ClusterMAX cmax/scripts/1-audit/host-check.sh and '
+                                                  'audit_findings.py, criterion nccl-autoconfig (commits in '
+                                                  'docs/acceptance-criteria.md) '
+                                                  'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                  'NCCL environment variables (NCCL_ALGO, NCCL_PROTO, '
+                                                  'NCCL_MIN_NCHANNELS; /etc/nccl.conf) '
+                                                  'https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html',
+                                                  "Azure HPC image's /etc/nccl.conf (customizations/ndv4.sh) "
+                                                  'https://github.com/Azure/azhpc-images'],
+                                      'examples': {'bad': '# /etc/nccl.conf: NCCL_MIN_NCHANNELS=32\n',
+                                                   'good': '# /etc/nccl.conf: '
+                                                           'NCCL_TOPO_FILE=/opt/microsoft/ndv4/topo.xml\n'}},
+ 'DLV019-profiling-closed-to-users.yaml': {'id': 'DLV019',
+                                           'name': 'profiling-closed-to-users',
+                                           'area': 'DLV',
+                                           'severity': 'info',
+                                           'weight': 2,
+                                           'check': 'clusterlint.rules.node_config:profiling',
+                                           'needs': ['Cluster', 'Evidence'],
+                                           'summary': 'Users cannot profile: perf_event_paranoid above 1, '
+                                                      'kptr_restrict above 0, or GPU counters for administrators only.',
+                                           'why': 'Finding why a training step is slow needs profilers: perf for the '
+                                                  'host side (kernel.perf_event_paranoid at most 1, '
+                                                  'kernel.kptr_restrict 0 to resolve kernel symbols) and Nsight '
+                                                  "Compute for the GPU, which needs the driver's RmProfilingAdminOnly "
+                                                  "at 0. SemiAnalysis' ClusterMAX audit (cmax) checks both "
+                                                  '(perf-access, ncu-profiling). A quote rarely promises profiling, so '
+                                                  'this is reported for the buyer to raise, without blocking '
+                                                  'acceptance.',
+                                           'fix': 'Ask the vendor to set kernel.perf_event_paranoid to 1 or less, '
+                                                  'kernel.kptr_restrict to 0 and NVreg_RestrictProfilingToAdminUsers=0 '
+                                                  'where users are to profile.',
+                                           'sources': ['SemiAnalysis ClusterMAX cmax audit_findings.py (perf-access '
+                                                       'expects perf_event_paranoid <= 1 and kptr_restrict 0; '
+                                                       'ncu-profiling reads RmProfilingAdminOnly) '
+                                                       'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                       'Linux kernel sysctl documentation (perf_event_paranoid, '
+                                                       'kptr_restrict) '
+                                                       'https://docs.kernel.org/admin-guide/sysctl/kernel.html',
+                                                       'NVIDIA ERR_NVGPUCTRPERM (RmProfilingAdminOnly) '
+                                                       'https://developer.nvidia.com/nvidia-development-tools-solutions-err_nvgpuctrperm-permission-issue-performance-counters'],
+                                           'examples': {'bad': '# /proc/driver/nvidia/params: RmProfilingAdminOnly: '
+                                                               '1\n',
+                                                        'good': '# sysctl: kernel.kptr_restrict = 0\n'}},
+ 'DLV020-slurm-service-missing.yaml': {'id': 'DLV020',
+                                       'name': 'slurm-service-missing',
+                                       'area': 'DLV',
+                                       'severity': 'warning',
+                                       'weight': 5,
+                                       'check': 'clusterlint.rules.node_config:slurm_services',
+                                       'needs': ['Cluster', 'Evidence'],
+                                       'summary': 'Slurm has no job accounting, no PMIx for srun, or no topology '
+                                                  'plugin on a multi-tier fabric.',
+                                       'why': "Three Slurm services a GPU cluster's users rely on and SemiAnalysis' "
+                                              'ClusterMAX audit (cmax) checks: job accounting (sacct-accounting: with '
+                                              'AccountingStorageType accounting_storage/none, sacct has no record of '
+                                              'jobs, so GPU-hours cannot be reconciled with the invoice); PMIx in srun '
+                                              '(mpi-srun-pmix: without it MPI jobs cannot be started by srun '
+                                              '--mpi=pmix); and a topology plugin on a fabric with several switch '
+                                              'tiers (topology-conf: with topology/none or flat, Slurm spreads a job '
+                                              'across spines it could have kept under one leaf). Checked when scontrol '
+                                              'show config or srun --mpi=list is among the evidence; the topology '
+                                              'plugin only when the quote lists two or more fabric tiers.',
+                                       'fix': 'Ask the vendor to run slurmdbd (AccountingStorageType '
+                                              'accounting_storage/slurmdbd), build Slurm with PMIx, and set '
+                                              'TopologyPlugin (topology/tree or topology/block) with a topology.conf, '
+                                              'and collect again.',
+                                       'sources': ['SemiAnalysis ClusterMAX cmax audit_findings.py, criteria '
+                                                   'sacct-accounting, mpi-srun-pmix, topology-conf '
+                                                   'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                   'Slurm slurm.conf documentation (AccountingStorageType, '
+                                                   'TopologyPlugin) https://slurm.schedmd.com/slurm.conf.html',
+                                                   'Slurm MPI guide (srun --mpi=list, PMIx) '
+                                                   'https://slurm.schedmd.com/mpi_guide.html'],
+                                       'examples': {'bad': '# scontrol show config: AccountingStorageType   = '
+                                                           'accounting_storage/none\n',
+                                                    'good': '# srun --mpi=list: pmix\n'}},
+ 'DLV021-nonstandard-adapter-name.yaml': {'id': 'DLV021',
+                                          'name': 'nonstandard-adapter-name',
+                                          'area': 'DLV',
+                                          'severity': 'info',
+                                          'weight': 1,
+                                          'check': 'clusterlint.rules.node_config:hca_names',
+                                          'needs': ['Cluster', 'Evidence'],
+                                          'summary': 'An adapter is not named mlx5_N, so NCCL_IB_HCA has to name it '
+                                                     'for NCCL to pick it.',
+                                          'why': 'NCCL finds its InfiniBand and RoCE adapters by the names the mlx5 '
+                                                 'driver gives them (mlx5_0, mlx5_1, ...); an adapter renamed by udev, '
+                                                 'an older mlx4 part, or B300-style RoCE rail names (roce_pN_railM) '
+                                                 'have to be listed in NCCL_IB_HCA for every job, or NCCL picks the '
+                                                 "wrong ports. SemiAnalysis' ClusterMAX audit (cmax, hca-naming) "
+                                                 'accepts ^mlx5_N$ and ^roce_pN_railM$; other names are reported here '
+                                                 'for the buyer to check the job templates against, without blocking '
+                                                 'acceptance.',
+                                          'fix': 'Ask the vendor for the NCCL_IB_HCA value that names these adapters '
+                                                 '(or for the standard names), and set it in the job environment.',
+                                          'sources': ['SemiAnalysis ClusterMAX cmax cluster-audit-slurm.sh and '
+                                                      'audit_findings.py, criterion hca-naming '
+                                                      'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                      'NCCL environment variables (NCCL_IB_HCA) '
+                                                      'https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html'],
+                                          'examples': {'bad': "# ibstat: CA 'mlx4_0'\n",
+                                                       'good': "# ibstat: CA 'mlx5_0'\n"}},
  'LCK001-single-cloud-accelerator.yaml': {'id': 'LCK001',
                                           'name': 'single-cloud-accelerator',
                                           'area': 'LCK',

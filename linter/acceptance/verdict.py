@@ -1,14 +1,14 @@
 """The acceptance verdict, which only the buyer can soften.
 
 Inline suppression comments are the writer's: in a quote or contract the vendor wrote, they would let
-the other party silence a shortfall, so `accept` puts back every finding one of them silenced
-(listing the comment) and applies only the buyer's configuration (ignore, severity) and baseline.
+the other party silence a shortfall, so `accept` runs the check with inline suppressions off (each
+comment that covers a finding is listed) and applies only the buyer's configuration (ignore,
+severity) and baseline.
 Every error or warning left blocks acceptance: a shortfall, a quoted node or figure without readable
 evidence, evidence that cannot be read or that contradicts itself, and a quote that did not load."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 BLOCKING = ("error", "warning")
@@ -19,7 +19,7 @@ class Verdict:
     accepted: bool
     blocking: list  # findings
     suppressed: list  # Suppressed by the buyer's configuration or baseline
-    ignored_comments: list = field(default_factory=list)  # Suppressed the writer's inline comments asked for, put back
+    ignored_comments: list = field(default_factory=list)  # Suppressed the writer's inline comments asked for, not applied
     reason: str = ""  # why there is no verdict to accept on (no node evidenced, DLV001 did not run)
 
     def line(self) -> str:
@@ -37,41 +37,7 @@ class Verdict:
         return f"not accepted: {why}{quieted}{ignored}"
 
 
-def restore_inline(report) -> list:
-    """Put back the findings inline comments in the quote or contract silenced; the buyer's baseline
-    still applies to them. Returns the Suppressed entries that were ignored."""
-    ignored = []
-    for result in report.results:
-        mine = [s for s in result.suppressed if s.kind == "inSource"]
-        if not mine:
-            continue
-        result.suppressed = [s for s in result.suppressed if s.kind != "inSource"]
-        ignored += mine
-        back = [s.finding for s in mine]
-        baseline = result.settings.values.get("baseline") if result.settings else None
-        if baseline:
-            back = _baseline(result, back, baseline)
-        result.findings = sorted(result.findings + back)
-    return ignored
-
-
-def _baseline(result, findings: list, path: str) -> list:
-    """The findings the baseline does not already cover (its entries used by other findings count once)."""
-    from clusterlint.policy import baseline
-    from clusterlint.policy.suppressions import Suppressed
-    from clusterlint.readers.loader import display
-
-    keys = baseline.load(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    for s in result.suppressed:
-        if s.kind == "external":
-            keys[baseline.key(s.finding, folder)] -= 1
-    new, known = baseline.split(findings, +keys, path)
-    result.suppressed.extend(Suppressed(f, "external", f"in the baseline {display(path)}") for f in known)
-    return new
-
-
-def judge(report, ignored: list) -> Verdict:
+def judge(report) -> Verdict:
     blocking = [f for f in report.findings if f.severity in BLOCKING]
     reason = ""
     evidence = report.evidence
@@ -79,4 +45,4 @@ def judge(report, ignored: list) -> Verdict:
         reason = "no node's evidence could be read"
     elif any(s.rule == "DLV001" for s in report.skipped):
         reason = "the accelerators were not checked (see the skipped DLV001)"
-    return Verdict(not blocking and not reason, blocking, report.suppressed, ignored, reason)
+    return Verdict(not blocking and not reason, blocking, report.suppressed, report.ignored, reason)

@@ -34,9 +34,10 @@ def accept(quote, evidence_paths, config_file, isolated, formats, outputs, show_
     for path in outputs:
         if os.path.realpath(path) in found.read:
             _fail(f"{path}: refusing to overwrite an evidence file with the output; choose another file")
-    report = run_check(Options(paths=(quote,), cli=_cli_values(**flags), config=config_file, isolated=isolated, evidence=found))
+    report = run_check(Options(paths=(quote,), cli=_cli_values(**flags), config=config_file, isolated=isolated, evidence=found,
+                                    inline_suppressions=False))
     report.evidence = found
-    report.verdict = verdict.judge(report, verdict.restore_inline(report))
+    report.verdict = verdict.judge(report)
 
     def render_accept(fmt, report, color=False):
         if fmt in ("markdown", "html"):

@@ -104,9 +104,21 @@ run dmesg.txt dmesg
 run journalctl-k.txt journalctl -k --no-pager -b
 run dcgmi-diag.json dcgmi diag -r 1 -j
 run nvidia-container-cli.txt nvidia-container-cli -V
+run nvidia-container-runtime.txt nvidia-container-runtime --version
+run runc-version.txt runc --version
+run docker-version.txt docker version
+if command -v nvcc >/dev/null 2>&1; then
+    run nvcc-version.txt nvcc --version
+else
+    run nvcc-version.txt /usr/local/cuda/bin/nvcc --version
+fi
+run dcgmi-version.txt dcgmi -v
 run scontrol-show-config.txt scontrol show config
 run kubectl-gpu-operator-pods.txt kubectl get pods --all-namespaces
 read_file nccl.conf /etc/nccl.conf
+run sysctl-profiling.txt sysctl kernel.perf_event_paranoid kernel.kptr_restrict
+read_file nvidia-params.txt /proc/driver/nvidia/params
+run srun-mpi-list.txt srun --mpi=list
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2

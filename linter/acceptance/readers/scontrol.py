@@ -1,4 +1,5 @@
-"""`scontrol show config`: Slurm's HealthCheckProgram (how a bad node is drained before it takes a job)."""
+"""`scontrol show config`: Slurm's HealthCheckProgram (how a bad node is drained before it takes a job),
+TopologyPlugin and AccountingStorageType (whether sacct has job accounting)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 
 from clusterlint.acceptance.base import Fact, Reader, lines_of
 
-_ROW = re.compile(r"^(HealthCheckProgram|HealthCheckInterval|TopologyPlugin)\s*=\s*(.*?)\s*$")
+_ROW = re.compile(r"^(HealthCheckProgram|HealthCheckInterval|TopologyPlugin|AccountingStorageType)\s*=\s*(.*?)\s*$")
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:
@@ -17,5 +18,7 @@ def parse(evidence, host: str, file: str, text: str) -> None:
             node.software.setdefault(f"slurm {match.group(1)}", Fact(match.group(2), file, number, line))
 
 
-READER = Reader("scontrol-config", lambda head, text: bool(re.search(r"^(HealthCheck\w+|SlurmctldHost|ClusterName)\s+=", head, re.M)), parse,
-                ("Slurm HealthCheckProgram",))
+_KIND = re.compile(r"^(HealthCheck\w+|SlurmctldHost|ClusterName|AccountingStorageType)\s+=|^Configuration data as of ", re.M)
+
+READER = Reader("scontrol-config", lambda head, text: bool(_KIND.search(head)), parse,
+                ("Slurm HealthCheckProgram", "TopologyPlugin", "AccountingStorageType"))
