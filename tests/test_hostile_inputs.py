@@ -4,7 +4,9 @@ never a crash, a hang or an overwritten input."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 import subprocess
 import sys
 import time
@@ -160,3 +162,60 @@ def test_a_control_character_in_a_spec_does_not_reach_the_github_log(tmp_path):
     quote.write_text(SPEC.read_text().replace("nic_speed: 100Gbps", "nic_speed: \"100\\e[2J\"", 1))
     code, out, _ = run_cli("check", str(quote), "--format", "github")
     assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("args, target", [
+    (("init", "--force", "cluster.yaml"), "cluster.yaml"),
+    (("schema", "--write", "schemas"), "schemas/cluster.schema.json"),
+])
+def test_init_and_schema_refuse_a_fifo_instead_of_waiting_on_it(tmp_path, args, target):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "schemas").mkdir()
+    os.mkfifo(tmp_path / target)  # nobody reads it: opening it to write would block for good
+    done = subprocess.run([sys.executable, "-m", "clusterlint", *args], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stderr) == (2, f"clusterlint: error: {target}: cannot write (a FIFO, device or socket, not a regular file)\n")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / target).st_mode)
+
+
+PLUGIN_NAMES = ("clusterlint_example", "example", "clusterlint_plugin", "clusterlint_rules")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("args", [
+    ("--version",), ("check", "q.yaml"), ("check", "--format", "json", "q.yaml"), ("rules",), ("rule", "NET003"), ("config",),
+    ("estimate", "-w", str(SPECS / "llama70b-pretrain.yaml"), "q.yaml"), ("schema", "Cluster"), ("collect",),
+])
+def test_no_cache_and_no_module_in_the_working_folder_changes_a_command(tmp_path, args):
+    """No per-user cache is read or written (a FIFO at ~/.cache/clusterlint would hang a reader), and
+    `python -m clusterlint` (the working folder first on sys.path) imports no plugin module from it."""
+    home = tmp_path / "home"
+    (home / ".cache").mkdir(parents=True)
+    os.mkfifo(home / ".cache" / "clusterlint")
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in PLUGIN_NAMES:
+        (work / f"{name}.py").write_text(f"open({str(tmp_path / ('IMPORTED-' + name))!r}, 'w').close()\nraise SystemExit(99)\n")
+    (work / "q.yaml").write_bytes(SPEC.read_bytes())
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": ""}
+    done = subprocess.run([sys.executable, "-m", "clusterlint", *args], capture_output=True, text=True, cwd=work, env=env, timeout=60)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    assert not list(tmp_path.glob("IMPORTED-*"))
+    assert sorted(p.name for p in (home / ".cache").iterdir()) == ["clusterlint"] and stat.S_ISFIFO(os.lstat(home / ".cache" / "clusterlint").st_mode)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="collect.sh is a POSIX sh script")
+def test_collect_ends_a_hung_tool_and_names_it(tmp_path):
+    script = tmp_path / "collect.sh"
+    run_cli("collect", "-o", str(script))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nvidia-smi").write_text("#!/bin/sh\nsleep 600\n")  # a hung driver: nvidia-smi never returns
+    (bin_dir / "nvidia-smi").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CLUSTERLINT_TIMEOUT": "1"}
+    started = time.monotonic()
+    done = subprocess.run(["sh", str(script), str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert time.monotonic() - started < 120
+    assert done.returncode == 0, done.stderr
+    timed_out = [line for line in done.stderr.splitlines() if line.startswith("clusterlint collect: timed out:")]
+    assert timed_out and "nvidia-smi-q.xml" in timed_out[0]
