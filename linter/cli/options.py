@@ -144,8 +144,11 @@ def _check_formats(formats, outputs) -> None:
 
 def _emit(report, formats, outputs, show_suppressed, color, render) -> None:
     """Write each --format (to its --output, or standard output) and exit 1 when the report fails."""
+    inputs = report.inputs
+    if outputs and report.evidence is not None:  # accept: every evidence file read, hard links to them included
+        inputs = {**dict.fromkeys(report.evidence.read, "an evidence file"), **inputs}
     for path in outputs:
-        _refuse_input(path, report.inputs)
+        _refuse_input(path, inputs)
     report.show_suppressed = show_suppressed
     for fmt, path in zip(formats, outputs):
         _write(path, render(fmt, report))
