@@ -350,3 +350,15 @@ def test_accept_o_never_overwrites_an_evidence_file_through_a_hard_link(tmp_path
     code, _, err = run_cli("accept", str(two / "quote.yaml"), "-e", str(two / "evidence"), "--format", "markdown", "-o", str(two / "report.md"))
     assert code == 2 and f"{two / 'report.md'}: refusing to overwrite an evidence file with the output; choose another file" in err
     assert _digest(evidence) == before
+
+
+def test_accept_from_stdin_to_the_file_stdin_comes_from_is_refused(tmp_path):
+    two = _two(tmp_path)
+    quote = two / "quote.yaml"
+    before = _digest(quote)
+    with open(quote, "rb") as stdin:  # accept - -o quote.yaml < quote.yaml
+        done = subprocess.run([sys.executable, "-m", "clusterlint", "accept", "-", "-e", str(two / "evidence"), "--format", "json", "-o", str(quote)],
+                              stdin=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert f"clusterlint: error: {quote}: refusing to overwrite standard input with the output; choose another file\n" in done.stderr
+    assert _digest(quote) == before
