@@ -265,7 +265,7 @@ def test_an_unlistable_node_folder_is_named_and_its_node_not_evidenced(tmp_path,
 
 
 def _without_gpus(xml: str, keep: int) -> str:
-    gpus = list(re.finditer(r"\s*<gpu id=.*?</gpu>", xml, re.S))
+    gpus = list(re.finditer(r"\s*<gpu id=.*?</gpu>", xml, re.DOTALL))
     return (xml[:gpus[keep].start()] + xml[gpus[-1].end():]).replace(f"<attached_gpus>{len(gpus)}</attached_gpus>", f"<attached_gpus>{keep}</attached_gpus>")
 
 
@@ -278,8 +278,8 @@ def test_two_nvidia_smi_files_that_disagree_are_a_finding_whichever_sorts_last(t
     assert code == 1
     files = sorted([f"{node}/nvidia-smi-q.xml", f"{node}/{name}"])
     counts = {f"{node}/nvidia-smi-q.xml": 8, f"{node}/{name}": 4}
-    assert ("DLV010", "warning", f"node gpu-a evidence disagrees on its accelerator count: "
-            f"{counts[files[0]]} in {files[0]}, {counts[files[1]]} in {files[1]}") in findings
+    says = f"node gpu-a evidence disagrees on its accelerator count: {counts[files[0]]} in {files[0]}, {counts[files[1]]} in {files[1]}"
+    assert ("DLV010", "warning", says) in findings
 
 
 def test_nccl_tests_output_without_its_busbw_column_is_not_a_pass(tmp_path):
@@ -298,8 +298,8 @@ def test_nccl_tests_output_without_its_busbw_column_is_not_a_pass(tmp_path):
     code, findings = _accepted(two, "-c", str(two / "contract.yaml"))
     assert code == 1
     assert [f for f in findings if f[0] == "DLV004"] == [
-        ("DLV004", "warning", "collective bandwidth (the contract commits 360GB/s (all_reduce_busbw)) is not evidenced: "
-         "no nccl-tests output across nodes among the evidence files")]
+        ("DLV004", "warning", ("collective bandwidth (the contract commits 360GB/s (all_reduce_busbw)) is not evidenced: "
+                               "no nccl-tests output across nodes among the evidence files"))]
     assert any(rule == "DLV009" and message.endswith("all_reduce_perf.txt was not read: not a recognised command output "
                                                      "(see clusterlint collect for what is read)") for rule, _, message in findings)
 

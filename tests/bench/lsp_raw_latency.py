@@ -64,7 +64,7 @@ def measure(path: Path, edits: int) -> list[float]:
         sent = time.perf_counter()
         server.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": version},
                                                                      "contentChanges": [{"range": at, "text": new}]}})
-        server.until(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == version)
+        server.until(lambda m, version=version: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == version)
         times.append(time.perf_counter() - sent)
         current = new
     server.send({"id": 2, "method": "shutdown", "params": None})
