@@ -4,7 +4,9 @@ never a crash, a hang or an overwritten input."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 import subprocess
 import sys
 import time
@@ -160,3 +162,203 @@ def test_a_control_character_in_a_spec_does_not_reach_the_github_log(tmp_path):
     quote.write_text(SPEC.read_text().replace("nic_speed: 100Gbps", "nic_speed: \"100\\e[2J\"", 1))
     code, out, _ = run_cli("check", str(quote), "--format", "github")
     assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("args, target", [
+    (("init", "--force", "cluster.yaml"), "cluster.yaml"),
+    (("schema", "--write", "schemas"), "schemas/cluster.schema.json"),
+])
+def test_init_and_schema_refuse_a_fifo_instead_of_waiting_on_it(tmp_path, args, target):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "schemas").mkdir()
+    os.mkfifo(tmp_path / target)  # nobody reads it: opening it to write would block for good
+    done = subprocess.run([sys.executable, "-m", "clusterlint", *args], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stderr) == (2, f"clusterlint: error: {target}: cannot write (a FIFO, device or socket, not a regular file)\n")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / target).st_mode)
+
+
+PLUGIN_NAMES = ("clusterlint_example", "example", "clusterlint_plugin", "clusterlint_rules")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("args", [
+    ("--version",), ("check", "q.yaml"), ("check", "--format", "json", "q.yaml"), ("rules",), ("rule", "NET003"), ("config",),
+    ("estimate", "-w", str(SPECS / "llama70b-pretrain.yaml"), "q.yaml"), ("schema", "Cluster"), ("collect",),
+])
+def test_no_cache_and_no_module_in_the_working_folder_changes_a_command(tmp_path, args):
+    """No per-user cache is read or written (a FIFO at ~/.cache/clusterlint would hang a reader), and
+    `python -m clusterlint` (the working folder first on sys.path) imports no plugin module from it."""
+    home = tmp_path / "home"
+    (home / ".cache").mkdir(parents=True)
+    os.mkfifo(home / ".cache" / "clusterlint")
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in PLUGIN_NAMES:
+        (work / f"{name}.py").write_text(f"open({str(tmp_path / ('IMPORTED-' + name))!r}, 'w').close()\nraise SystemExit(99)\n")
+    (work / "q.yaml").write_bytes(SPEC.read_bytes())
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": ""}
+    done = subprocess.run([sys.executable, "-m", "clusterlint", *args], capture_output=True, text=True, cwd=work, env=env, timeout=60)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    assert not list(tmp_path.glob("IMPORTED-*"))
+    assert sorted(p.name for p in (home / ".cache").iterdir()) == ["clusterlint"] and stat.S_ISFIFO(os.lstat(home / ".cache" / "clusterlint").st_mode)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="collect.sh is a POSIX sh script")
+def test_collect_ends_a_hung_tool_and_names_it(tmp_path):
+    script = tmp_path / "collect.sh"
+    run_cli("collect", "-o", str(script))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "nvidia-smi").write_text("#!/bin/sh\nsleep 600\n")  # a hung driver: nvidia-smi never returns
+    (bin_dir / "nvidia-smi").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CLUSTERLINT_TIMEOUT": "1"}
+    started = time.monotonic()
+    done = subprocess.run(["sh", str(script), str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert time.monotonic() - started < 120
+    assert done.returncode == 0, done.stderr
+    timed_out = [line for line in done.stderr.splitlines() if line.startswith("clusterlint collect: timed out:")]
+    assert timed_out and "nvidia-smi-q.xml" in timed_out[0]
+
+
+# `accept` reproducers the acceptance tests (tests/test_accept_hostile.py) do not pin
+TWO = SPECS.parent / "tests" / "evidence" / "two-nodes"
+
+
+def _two(tmp_path):
+    import shutil
+
+    shutil.copytree(TWO, tmp_path / "two")
+    return tmp_path / "two"
+
+
+def _accepted(two, *args):
+    import json
+
+    code, out, err = run_cli("accept", str(two / "quote.yaml"), "-e", str(two / "evidence"), "--format", "json", *args)
+    assert code in (0, 1) and "internal error" not in err, err
+    return code, [(f["rule"], f["severity"], f["message"]) for f in json.loads(out)["findings"]]
+
+
+def test_a_link_to_dev_zero_in_a_node_folder_is_named_not_read(tmp_path):
+    two = _two(tmp_path)
+    os.symlink("/dev/zero", two / "evidence" / "gpu-a" / "zero.txt")
+    code, findings = _accepted(two)
+    assert code == 1
+    assert ("DLV009", "warning", f"evidence {two}/evidence/gpu-a/zero.txt was not read: not a regular file (a FIFO, device or socket): not read") in findings
+
+
+def test_an_unlistable_node_folder_is_named_and_its_node_not_evidenced(tmp_path, monkeypatch):
+    two = _two(tmp_path)
+    locked, scandir = str(two / "evidence" / "gpu-b"), os.scandir
+
+    def refusing(path="."):  # as chmod 0 does for a user other than root (the tests may run as root)
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    code, findings = _accepted(two)
+    assert code == 1
+    assert ("DLV009", "warning", f"evidence {locked} was not read: folder cannot be listed (Permission denied)") in findings
+    assert not any(rule == "DLV001" and "gpu-b has" in message for rule, _, message in findings)  # its 7 GPUs were not read: not judged
+
+
+def _without_gpus(xml: str, keep: int) -> str:
+    gpus = list(re.finditer(r"\s*<gpu id=.*?</gpu>", xml, re.DOTALL))
+    return (xml[:gpus[keep].start()] + xml[gpus[-1].end():]).replace(f"<attached_gpus>{len(gpus)}</attached_gpus>", f"<attached_gpus>{keep}</attached_gpus>")
+
+
+@pytest.mark.parametrize("name", ["aa-nvidia-smi-q.xml", "zz-nvidia-smi-q.xml"])
+def test_two_nvidia_smi_files_that_disagree_are_a_finding_whichever_sorts_last(tmp_path, name):
+    two = _two(tmp_path)
+    node = two / "evidence" / "gpu-a"
+    (node / name).write_text(_without_gpus((node / "nvidia-smi-q.xml").read_text(), 4))
+    code, findings = _accepted(two)
+    assert code == 1
+    files = sorted([f"{node}/nvidia-smi-q.xml", f"{node}/{name}"])
+    counts = {f"{node}/nvidia-smi-q.xml": 8, f"{node}/{name}": 4}
+    says = f"node gpu-a evidence disagrees on its accelerator count: {counts[files[0]]} in {files[0]}, {counts[files[1]]} in {files[1]}"
+    assert ("DLV010", "warning", says) in findings
+
+
+def test_nccl_tests_output_without_its_busbw_column_is_not_a_pass(tmp_path):
+    two = _two(tmp_path)
+    path = two / "evidence" / "all_reduce_perf.txt"
+    rows = []
+    for line in path.read_text().splitlines():
+        if "algbw   busbw" in line:
+            line = line.replace("   busbw", "")
+        elif line.strip() and not line.startswith("#"):
+            cells = line.split()
+            del cells[11], cells[7]
+            line = "  ".join(cells)
+        rows.append(line)
+    path.write_text("\n".join(rows) + "\n")
+    code, findings = _accepted(two, "-c", str(two / "contract.yaml"))
+    assert code == 1
+    assert [f for f in findings if f[0] == "DLV004"] == [
+        ("DLV004", "warning", ("collective bandwidth (the contract commits 360GB/s (all_reduce_busbw)) is not evidenced: "
+                               "no nccl-tests output across nodes among the evidence files"))]
+    assert any(rule == "DLV009" and message.endswith("all_reduce_perf.txt was not read: not a recognised command output "
+                                                     "(see clusterlint collect for what is read)") for rule, _, message in findings)
+
+
+def test_control_characters_from_evidence_never_reach_an_acceptance_report(tmp_path):
+    two = _two(tmp_path)
+    (two / "evidence" / "gpu-b").rename(two / "evidence" / "gpu-b\x1b[2J<b>")
+    shown = {}
+    for fmt in ("html", "markdown", "github", "text"):
+        code, shown[fmt], err = run_cli("accept", str(two / "quote.yaml"), "-e", str(two / "evidence"), "--format", fmt)
+        assert code == 1 and "\x1b" not in shown[fmt] + err, fmt
+    assert "gpu-b\\x1b[2J&lt;b&gt;" in shown["html"]
+
+
+def _findmnt(two, body: str) -> None:
+    for node in ("gpu-a", "gpu-b"):
+        (two / "evidence" / node / "df-T.txt").unlink()
+        (two / "evidence" / node / "findmnt.json").write_text('{"filesystems": [{"target": "/lustre", "source": "10.0.0.1@o2ib:/lustre", '
+                                                               f'"fstype": "lustre"{body}}}]}}\n')
+
+
+@pytest.mark.parametrize("body", [', "size": "Infinity"', ', "size": NaN', ', "size": "big"', ', "size": true'])
+def test_a_findmnt_size_evidence_cannot_hold_is_unreadable_not_a_pass(tmp_path, body):
+    two = _two(tmp_path)
+    _findmnt(two, body)
+    code, findings = _accepted(two)
+    assert code == 1
+    assert [f[:2] for f in findings if f[0] in ("DLV007", "DLV009")] == [("DLV009", "warning")] * 2 + [("DLV007", "warning")]
+
+
+@pytest.mark.xfail(strict=True, reason="acceptance (linter/acceptance/readers/findmnt.py, rules/delivery.py): a JSON size of 0, "
+                   "below 0 or past any real disk, or none at all, leaves the quoted capacity unjudged and passes DLV007; "
+                   "reported to the acceptance owner (issue 38 QA)")
+@pytest.mark.parametrize("body", [', "size": -5', ', "size": 0', ', "size": 1e300', ""])
+def test_a_findmnt_size_that_is_no_size_never_passes_the_quoted_capacity(tmp_path, body):
+    two = _two(tmp_path)
+    _findmnt(two, body)
+    code, findings = _accepted(two)
+    assert code == 1
+    assert any(rule in ("DLV007", "DLV009") for rule, _, _ in findings)
+
+
+def test_accept_o_never_overwrites_an_evidence_file_through_a_hard_link(tmp_path):
+    two = _two(tmp_path)
+    evidence = two / "evidence" / "gpu-a" / "meminfo.txt"
+    (two / "report.md").hardlink_to(evidence)
+    before = _digest(evidence)
+    code, _, err = run_cli("accept", str(two / "quote.yaml"), "-e", str(two / "evidence"), "--format", "markdown", "-o", str(two / "report.md"))
+    assert code == 2 and f"{two / 'report.md'}: refusing to overwrite an evidence file with the output; choose another file" in err
+    assert _digest(evidence) == before
+
+
+def test_accept_from_stdin_to_the_file_stdin_comes_from_is_refused(tmp_path):
+    two = _two(tmp_path)
+    quote = two / "quote.yaml"
+    before = _digest(quote)
+    with open(quote, "rb") as stdin:  # accept - -o quote.yaml < quote.yaml
+        done = subprocess.run([sys.executable, "-m", "clusterlint", "accept", "-", "-e", str(two / "evidence"), "--format", "json", "-o", str(quote)],
+                              stdin=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert f"clusterlint: error: {quote}: refusing to overwrite standard input with the output; choose another file\n" in done.stderr
+    assert _digest(quote) == before

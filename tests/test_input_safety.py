@@ -240,3 +240,19 @@ def test_forms_yaml_1_1_reads_differently_are_reported_at_their_position(text, v
     loaded = load_text(f"spec:\n  count: {text}\n", "f.yaml")
     assert loaded.documents[0].data == {"spec": {"count": value}}
     assert [(p.rule, p.message, p.line, p.column) for p in loaded.problems] == [("SPEC001", message, 2, 10)]
+
+
+@pytest.mark.parametrize("first", ["yamllint", "clusterlint"])
+def test_a_library_that_changes_pyyamls_resolvers_changes_no_report(first):
+    """yamllint's quoted-strings rule appends an int resolver to PyYAML's shared YAML 1.1 table when
+    imported; before or after the loader, the YAML 1.1 readings reported stay PyYAML's own."""
+    pytest.importorskip("yamllint")
+    import subprocess
+    import sys
+
+    imports = ["import yamllint.rules.quoted_strings", "from clusterlint.readers.loader import load_text"]
+    code = "\n".join(imports if first == "yamllint" else imports[::-1]) + (
+        "\nimport yamllint.rules.quoted_strings\n"
+        "print([(p.rule, p.line, p.column) for t in ('0o10', '010', '1_000', '1:30') for p in load_text(f'a: {t}\\n', 'f.yaml').problems])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "[('SPEC001', 1, 4), ('SPEC001', 1, 4), ('SPEC001', 1, 4), ('SPEC001', 1, 4)]\n", done.stderr

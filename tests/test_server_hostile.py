@@ -166,3 +166,52 @@ def test_a_buffer_over_the_size_limit_is_reported_and_not_kept(raw, tmp_path):
     raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": QUOTE}]})
     again = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 2)["params"]
     assert "over the 4 MiB limit" not in json.dumps(again)
+
+
+def test_the_least_recently_used_buffer_is_dropped_past_the_document_cap(raw, tmp_path):
+    from clusterlint.server.lsp import MAX_DOCUMENTS
+
+    uris = [from_fs_path(str(tmp_path / f"notes{i}.yaml")) for i in range(MAX_DOCUMENTS + 1)]
+    for uri in uris[:MAX_DOCUMENTS]:
+        raw.open(uri, "a: 1\n")  # not a clusterlint document: published empty at once
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uris[0], "version": 2}, "contentChanges": [{"text": "a: 2\n"}]})
+    raw.open(uris[-1], "a: 1\n")  # one over the cap: notes1 (touched least recently; notes0 was just changed) is dropped
+    dropped = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["diagnostics"])["params"]
+    assert dropped["uri"] == uris[1]
+    assert dropped["diagnostics"][0]["message"] == (
+        f"not followed any more: more than {MAX_DOCUMENTS} buffers or 64 MiB of text open (this one was touched least recently); "
+        "reopen it to lint it again")
+    assert raw.open(uris[1], QUOTE)["diagnostics"]  # reopened: linted again (and notes2 dropped in turn)
+    assert raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uris[2])["params"]["diagnostics"]
+    assert raw.process.poll() is None
+
+
+def test_the_buffers_text_in_all_is_bounded(raw, tmp_path):
+    from clusterlint.server.lsp import MAX_TEXT
+
+    big = "a: 1\n" + "# " + "x" * (3 * 2**20) + "\n"  # under the 4 MiB file limit, kept
+    count = MAX_TEXT // len(big) + 1
+    uris = [from_fs_path(str(tmp_path / f"big{i}.yaml")) for i in range(count)]
+    for uri in uris:
+        raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": big}})
+    dropped = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["diagnostics"], timeout=60)["params"]
+    assert dropped["uri"] == uris[0] and "not followed any more" in dropped["diagnostics"][0]["message"]
+
+
+def test_the_process_ends_when_its_input_ends_even_if_a_thread_hangs(tmp_path):
+    from clusterlint.server.lsp import EXIT_GRACE
+
+    code = ("import threading, time\n"
+            "threading.Thread(target=time.sleep, args=(3600,)).start()  # a worker that never returns\n"
+            "from clusterlint.server.lsp import main\nmain()\n")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, cwd=tmp_path, timeout=EXIT_GRACE + 60)
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    assert time.monotonic() - started < EXIT_GRACE + 30
+
+
+def test_a_change_to_a_never_opened_uri_leaves_the_server_serving(raw, tmp_path):
+    uri = from_fs_path(str(tmp_path / "quote.yaml"))
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": QUOTE}]})
+    assert raw.request(9, "shutdown", None) == {"jsonrpc": "2.0", "id": 9, "result": None}
+    assert raw.process.poll() is None

@@ -7,7 +7,7 @@ import os
 import click
 
 from clusterlint.cli.base import _fail, main
-from clusterlint.cli.options import _CONFIG, _ISOLATED, _known_rules
+from clusterlint.cli.options import _CONFIG, _ISOLATED, _known_rules, write_regular
 
 
 @main.command()
@@ -39,9 +39,8 @@ def _write_schemas(out_dir: str, kinds, overwrite: bool) -> list[str]:
         os.makedirs(out_dir, exist_ok=True)
         for name in kinds:
             target = os.path.join(out_dir, file_name(name))
-            if overwrite or not os.path.exists(target):
-                with open(target, "w", encoding="utf-8") as handle:
-                    handle.write(dumps(generate(name)))
+            if overwrite or not os.path.lexists(target):
+                write_regular(target, dumps(generate(name)))
                 written.append(target)
     except OSError as exc:
         _fail(f"{exc.filename or out_dir}: cannot write ({exc.strerror})")
@@ -106,8 +105,7 @@ def init(file, kind, force, append, schema_dir, schema_url):
                     before = handle.read()
                 # one document start, before the modeline, so the language server reads it for this document
                 text = before + ("" if before.endswith("\n") or not before else "\n") + "---\n" + text.replace("\n---\n", "\n", 1)
-            with open(file, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            write_regular(file, text)
         except OSError as exc:
             _fail(f"{file}: cannot write ({exc.strerror})")
         except UnicodeDecodeError:

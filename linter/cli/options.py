@@ -144,8 +144,11 @@ def _check_formats(formats, outputs) -> None:
 
 def _emit(report, formats, outputs, show_suppressed, color, render) -> None:
     """Write each --format (to its --output, or standard output) and exit 1 when the report fails."""
+    inputs = report.inputs
+    if outputs and report.evidence is not None:  # accept: every evidence file read, hard links to them included
+        inputs = {**dict.fromkeys(report.evidence.read, "an evidence file"), **inputs}
     for path in outputs:
-        _refuse_input(path, report.inputs)
+        _refuse_input(path, inputs)
     report.show_suppressed = show_suppressed
     for fmt, path in zip(formats, outputs):
         _write(path, render(fmt, report))
@@ -190,6 +193,27 @@ def _write(path: str, text: str) -> None:
             handle.write(text)
     except OSError as exc:
         _fail(f"{path}: cannot write ({exc.strerror})")
+
+
+def write_regular(path: str, text: str) -> None:
+    """Write `text` to `path` as a regular file (created when missing). A FIFO, a device or a socket
+    there is refused, never waited on: opening does not block (O_NONBLOCK) and what it opened is
+    checked before it is truncated. Raises OSError (the caller names the file)."""
+    import stat
+
+    refused = OSError(0, "a FIFO, device or socket, not a regular file", path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # missing (created below), or a reason open gives too
+        mode = stat.S_IFREG
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: open says "Is a directory"
+        raise refused
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), 0o666)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped in since the test above
+            raise refused
+        os.ftruncate(fd, 0)
+        handle.write(text)
 
 
 def _known_rules(config_file, isolated) -> dict:

@@ -88,11 +88,15 @@ for _tag, _regexp, _first in (
     ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+.0123456789"),
 ):
     _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_regexp), list(_first) + ([""] if _tag == "null" else []))
-for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+# PyYAML's YAML 1.1 table, copied: a library may append to the shared one (yamllint's quoted-strings
+# rule adds an int resolver on import), and what it adds must not change which values are reported.
+# PyYAML registers one resolver per tag and first character, before any other can, so the first is its own.
+_YAML11_RESOLVERS = {_first: [r for i, r in enumerate(_resolvers) if r[0] not in {tag for tag, _ in _resolvers[:i]}]
+                     for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
+for _first, _resolvers in _YAML11_RESOLVERS.items():
     for _tag, _regexp in _resolvers:
         if _tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge"):
             _Loader.add_implicit_resolver(_tag, _regexp, [_first])
-_YAML11_RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers  # PyYAML's YAML 1.1 table
 _NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",

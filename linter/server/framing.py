@@ -11,7 +11,9 @@ declared length that runs into the next frame's header is caught as the bytes ar
 LF never occurs inside JSON text, so a header line inside a body means the length was wrong), so a
 wrong length costs one message, not the session. Bytes that are not UTF-8 inside a body are passed
 on as escaped lone surrogates, so the buffer's text is linted (and its bad bytes reported as a
-finding) instead of the message being dropped. End of input ends the loop, and with it the server.
+finding) instead of the message being dropped. End of input ends the loop, and with it the server:
+`at_end` is called once then, and `main` uses it to start a timer that ends the process should a
+thread still be busy `EXIT_GRACE` seconds later (pygls waits for its worker threads on the way out).
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ class Frames:
     """Standard input as pygls reads it: `readline()` gives a frame's header line, then its blank
     line, then `read(n)` its body; b"" at the end of input."""
 
-    def __init__(self, stream, answer, limit: int = MAX_BODY):
-        self.stream, self.answer, self.limit = stream, answer, limit
+    def __init__(self, stream, answer, limit: int = MAX_BODY, at_end=None):
+        self.stream, self.answer, self.limit, self.at_end = stream, answer, limit, at_end
         self.buffer = bytearray()
         self.eof = False
         self.out: list[bytes] = []
@@ -72,6 +74,9 @@ class Frames:
         if not self.out:
             body = self._next_body()
             if body is None:
+                if self.at_end is not None:
+                    self.at_end()
+                    self.at_end = None
                 return b""
             self.out = [b"Content-Length: %d\r\n" % len(body), b"\r\n", body]
         return self.out.pop(0)
@@ -101,7 +106,7 @@ class Frames:
                         self.answer(f"the input ended inside a frame's headers ({len(self.buffer):,} bytes dropped)")
                     return None
                 continue
-            length, problem = _content_length(bytes(self.buffer[:end]))
+            length, problem = _content_length(bytes(self.buffer[:end]), self.limit)
             if problem:
                 self._skip(problem)
                 continue

@@ -8,6 +8,11 @@ Which buffers are linted: YAML that holds a `clusterlint/` document, and text or
 contracts whose path names a contract (`contract` in a folder or file name) or that the
 configuration names as its `contract`.
 
+Memory is bounded: a buffer over the file size limit is not kept (`_limit`), and at most
+`MAX_DOCUMENTS` buffers holding `MAX_TEXT` characters in all are followed; past either, the buffers
+the client touched least recently are dropped (their text forgotten, one diagnostic saying so) until
+the client reopens them.
+
 Rule links (`codeDescription`) point at the rule's anchor in the repository's docs/rules.md
 (`RULE_DOCS` + `ncc001-rule-name`, the anchors `clusterlint rules --format markdown` writes); rules
 from user files and plugins have no page there and get no link.
@@ -32,6 +37,9 @@ from clusterlint.check import Options, UsageError, check
 
 RULE_DOCS = "https://github.com/clusterlint/clusterlint/blob/main/docs/rules.md#"
 DEBOUNCE = 0.05  # seconds of quiet after a change before linting
+MAX_DOCUMENTS = 64  # open buffers followed at once; an editor rarely shows more
+MAX_TEXT = 2**26  # characters in all the buffers followed (64 Mi; one buffer may hold up to the 4 MiB file limit)
+EXIT_GRACE = 5.0  # seconds the server may take to stop after its input ends, before the process is ended
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning, "info": lsp.DiagnosticSeverity.Information}
 _CLUSTERLINT_DOC = re.compile(r"^[\"']?apiVersion[\"']?[ \t]*:[ \t]*[\"']?clusterlint/", re.MULTILINE)
 _IGNORE_IDS = re.compile(r"clusterlint\s*:\s*ignore(?:-file)?\[(?P<ids>[^\]]*)\]")
@@ -41,6 +49,7 @@ _DECIMAL_BYTE_RATE = re.compile(r"^(?P<number>[0-9.eE+-]+)\s*(?P<prefix>[KMGT])B
 server = LanguageServer("clusterlint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
 _pending: dict[str, asyncio.Task] = {}
 _too_big: dict[str, str] = {}  # uri -> why its buffer was emptied (over the size limit)
+_recent: dict[str, None] = {}  # the buffers followed, least recently opened or changed first
 
 
 class Outcome:
@@ -143,6 +152,35 @@ def _limit(ls: LanguageServer, uri: str) -> None:
             ls.workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id=document.language_id or "", version=document.version or 0, text=""))
 
 
+def _touch(ls: LanguageServer, uri: str) -> None:
+    """Mark `uri` as the buffer used last, then drop the least recently used ones while more than
+    MAX_DOCUMENTS are open or their text is over MAX_TEXT characters (never `uri` itself)."""
+    _recent.pop(uri, None)
+    _recent[uri] = None
+    documents = ls.workspace.text_documents
+    for stale in [u for u in _recent if u not in documents]:  # closed, or never opened (a change to an unknown URI)
+        del _recent[stale]
+    total = sum(len(d.source) for d in documents.values())
+    while len(_recent) > 1 and (len(documents) > MAX_DOCUMENTS or total > MAX_TEXT):
+        oldest = next(iter(_recent))
+        total -= len(documents[oldest].source)
+        _forget(ls, oldest)
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=oldest, diagnostics=[lsp.Diagnostic(
+            range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), severity=lsp.DiagnosticSeverity.Information, source="clusterlint",
+            message=f"not followed any more: more than {MAX_DOCUMENTS} buffers or {MAX_TEXT // 2**20} MiB of text open "
+                    "(this one was touched least recently); reopen it to lint it again")]))
+
+
+def _forget(ls: LanguageServer, uri: str) -> None:
+    """Stop following `uri`: its text, its size note and its pending lint go."""
+    ls.workspace.remove_text_document(uri)
+    _recent.pop(uri, None)
+    _too_big.pop(uri, None)
+    task = _pending.pop(uri, None)
+    if task:
+        task.cancel()
+
+
 def publish(ls: LanguageServer, uri: str) -> None:
     document = _opened(ls, uri)
     if document is None:  # closed since: its diagnostics were cleared then
@@ -174,6 +212,7 @@ async def _later(ls: LanguageServer, uri: str) -> None:
 def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
     _too_big.pop(params.text_document.uri, None)
     _limit(ls, params.text_document.uri)
+    _touch(ls, params.text_document.uri)
     publish(ls, params.text_document.uri)
 
 
@@ -188,6 +227,7 @@ def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> N
     if any(isinstance(change, lsp.TextDocumentContentChangeWholeDocument) for change in params.content_changes):
         _too_big.pop(uri, None)  # the whole text again: judge it afresh
     _limit(ls, uri)
+    _touch(ls, uri)
     if uri in _pending:
         _pending[uri].cancel()
     _pending[uri] = asyncio.ensure_future(_later(ls, uri))
@@ -195,10 +235,7 @@ def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> N
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
-    _too_big.pop(params.text_document.uri, None)
-    task = _pending.pop(params.text_document.uri, None)
-    if task:
-        task.cancel()
+    _forget(ls, params.text_document.uri)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
@@ -279,10 +316,17 @@ def _rule_hover(path: str, rule_id: str, where: lsp.Range) -> lsp.Hover:
 
 
 def main() -> None:
-    """Serve over stdio through the bounded framing layer; return when the client's input ends."""
+    """Serve over stdio through the bounded framing layer; return when the client's input ends, and
+    end the process should a thread (a lint, a pygls worker) still hold it EXIT_GRACE seconds later."""
     import sys
+    import threading
 
     from clusterlint.server.framing import Frames, Writer
 
+    def at_end() -> None:
+        timer = threading.Timer(EXIT_GRACE, os._exit, (1,))
+        timer.daemon = True
+        timer.start()
+
     writer = Writer(sys.stdout.buffer)
-    server.start_io(stdin=Frames(sys.stdin.buffer, writer.answer), stdout=writer)
+    server.start_io(stdin=Frames(sys.stdin.buffer, writer.answer, at_end=at_end), stdout=writer)
