@@ -192,3 +192,33 @@ def test_the_plain_path_accepts_only_what_pydantic_accepts_and_builds_the_same(s
         return
     if plain is not None:
         same(plain, typed)
+
+
+CONFIGS = st.fixed_dictionaries({}, optional={
+    "select": st.one_of(st.none(), st.lists(st.sampled_from(["NET", "ALL", "NET003", 3, ""]), max_size=2)),
+    "extend-select": st.sampled_from([[], ["STO"], "STO", None]),
+    "severity": st.sampled_from([{}, {"NET003": "error"}, {"NET003": "fatal"}, {3: "info"}]),
+    "params": st.sampled_from([{}, {"STO002": {"min_ratio": 1.3}}, {"STO002": 1.3}, []]),
+    "per-file-ignores": st.sampled_from([{}, {"specs/*": ["NET"]}, {"": ["NET"]}, {"a": "NET"}]),
+    "fail-on": st.sampled_from(["error", "never", "fatal", None, True]),
+    "min-score": st.sampled_from([0, 50, 100, 100.5, -1, True, "50", None]),
+    "max-findings-per-rule": st.sampled_from([0, 10, -1, True, 2.0, None]),
+    "parties": st.sampled_from([{"vendor": ["Acme"]}, {"vendor": "Acme"}, {"other": []}, None]),
+    "contract-kind": st.sampled_from(["terms", "memo", None]),
+    "unknown-key": st.just(1),
+})
+
+
+@settings(max_examples=200, deadline=None)
+@given(CONFIGS)
+def test_the_plain_path_accepts_only_configurations_pydantic_accepts(values):
+    from clusterlint.config.model import Config
+
+    plain = fast.validate(fast_models.KINDS["Config"], values)
+    try:
+        typed = Config.model_validate(values)
+    except ValueError:
+        assert plain is None
+        return
+    if plain is not None:
+        same(plain, typed)
