@@ -40,6 +40,7 @@ from clusterlint.model import derived
 from clusterlint.model.fast import (REQUIRED, Plain, anything, choice, constant, either, flag, integer, items, mapping, nested, number,
                                     optional, quantity, iso_date, text)
 
+
 '''
 
 

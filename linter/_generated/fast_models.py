@@ -8,6 +8,7 @@ from clusterlint.model import derived
 from clusterlint.model.fast import (REQUIRED, Plain, anything, choice, constant, either, flag, integer, items, mapping, nested, number,
                                     optional, quantity, iso_date, text)
 
+
 class Cluster(Plain):
     __slots__ = ('apiVersion', 'kind', 'metadata', 'spec')
     model_fields = dict.fromkeys(__slots__)
