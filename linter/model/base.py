@@ -14,24 +14,18 @@ start-up); written as code, the interpreter evaluates them from the cached bytec
 """
 
 import copy
-import functools
 from importlib import import_module
 from typing import Annotated, Literal, Optional
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError, core_schema
 
 from clusterlint.model import units
+from clusterlint.model.derived import Derived
 
 API_VERSION = "clusterlint/v1"
 SCHEMA_BASE = "https://clusterlint.dev/schemas/v1/"
 KIND_MODULES = {"Cluster": "cluster", "Contract": "contract", "Workload": "workload"}
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _parsed(text: str | int | float, kind: str) -> units.Quantity:
-    """units.parse, once for each text that repeats across files (80GB, 400Gbps): a Quantity is frozen."""
-    return units.parse(text, kind)
 
 
 # Default factories are Python functions, not the builtins `list` and `dict`: pydantic reads a
@@ -69,7 +63,7 @@ class _Quantity:
         if isinstance(value, units.Quantity):
             return value
         try:
-            return _parsed(value, self.kind) if isinstance(value, (str, int, float)) else units.parse(value, self.kind)
+            return units.parsed(value, self.kind) if isinstance(value, (str, int, float)) else units.parse(value, self.kind)
         except units.MissingUnit as exc:
             raise PydanticCustomError("missing_unit", str(exc)) from None
         except units.UnitError as exc:
@@ -111,10 +105,19 @@ NonNegative = Annotated[int, Field(ge=0, le=MAX_INT), BeforeValidator(_not_bool)
 Flag = Annotated[bool, Field(strict=True)]
 
 
-class Strict(BaseModel):
-    """Unknown keys are errors: a typo like `nic_sped` must never be ignored."""
+class Strict(BaseModel, Derived):
+    """Unknown keys are errors: a typo like `nic_sped` must never be ignored. What a model works
+    out from its fields, and the combinations it rejects, live in a base from `model.derived`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    @model_validator(mode="after")
+    def _problem(self):
+        found = self.problem()
+        if found is not None:
+            kind, text = found
+            raise ValueError(text) if kind == "value_error" else PydanticCustomError(kind, text)
+        return self
 
 
 class Envelope(Strict):

@@ -2,9 +2,9 @@
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import BeforeValidator, ConfigDict, Field, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BeforeValidator, ConfigDict, Field
 
+from clusterlint.model import derived
 from clusterlint.model.base import Envelope, Flag, NonNegative, Positive, Rate, Size, Strict, _no_items, _not_bool
 
 
@@ -31,22 +31,12 @@ def _requiring(keyword: str, **fields: str) -> ConfigDict:
         keyword: [{"required": [name], "properties": {name: {"type": kind}}} for name, kind in fields.items()]})
 
 
-class Cpu(Strict):
+class Cpu(Strict, derived.Cpu):
     model_config = _requiring("oneOf", cores_per_socket="integer", vcpus="integer")
     model: Optional[str] = Field(None, description="CPU model, e.g. Xeon Platinum 8480C.")
     sockets: Positive = Field(1, description="CPU sockets per node.")
     cores_per_socket: Optional[Positive] = Field(None, description="Physical cores per socket.")
     vcpus: Optional[Positive] = Field(None, description="Hardware threads per node, when physical cores are not stated; counted as half a core each.")
-
-    @model_validator(mode="after")
-    def _one_count(self):
-        if (self.cores_per_socket is None) == (self.vcpus is None):
-            raise PydanticCustomError("cpu_count", "state exactly one of cores_per_socket (physical cores) or vcpus (hardware threads)")
-        return self
-
-    @property
-    def physical_cores(self) -> float:
-        return self.sockets * self.cores_per_socket if self.cores_per_socket else self.vcpus / 2
 
 
 class LocalStorage(Strict):
@@ -71,7 +61,7 @@ def _system_enum(schema: dict) -> None:
     schema["anyOf"] = [{"enum": list(ids(SYSTEM))}, {"type": "null"}]
 
 
-class NodePool(Strict):
+class NodePool(Strict, derived.NodePool):
     model_config = _requiring("anyOf", accelerator="object", instance="string", system="string")
     name: str = Field(description="Name of the pool.", min_length=1)
     count: Positive = Field(description="Nodes in the pool.")
@@ -90,12 +80,6 @@ class NodePool(Strict):
     cpu: Optional[Cpu] = None
     memory: Optional[Size] = Field(None, description="Host RAM per node.")
     local_storage: Optional[list[LocalStorage]] = Field(None, description="Drives in each node; [] = none, absent = not stated (SPEC006 asks).")
-
-    @model_validator(mode="after")
-    def _has_accelerator(self):
-        if self.accelerator is None:
-            raise PydanticCustomError("pool_accelerator", "state the accelerator, or an instance whose accelerator fills it")
-        return self
 
 
 class IntraNode(Strict):
@@ -120,7 +104,7 @@ class FabricTier(Strict):
     oversubscription: Ratio = Field(description="Taper of traffic that stays inside this level: 1 = non-blocking, 7 = 7:1.")
 
 
-class InterNode(Strict):
+class InterNode(Strict, derived.InterNode):
     model_config = ConfigDict(
         extra="forbid", frozen=True,
         json_schema_extra={"not": {
@@ -140,18 +124,6 @@ class InterNode(Strict):
         default_factory=_no_items, description="Levels of the fabric from the smallest up (leaf pod, spine; dragonfly group, global), each with its taper."
     )
     dedicated: Optional[Flag] = Field(None, description="False when the fabric is shared with other tenants.")
-
-    @model_validator(mode="after")
-    def _tiers(self):
-        if self.tiers and self.oversubscription is not None:
-            raise PydanticCustomError("fabric_tiers", "state oversubscription (one figure for the fabric) or tiers (one per level), not both")
-        spans = [t.accelerators for t in self.tiers]
-        if None in spans[:-1]:
-            raise PydanticCustomError("fabric_tiers", "only the last tier may omit accelerators (it then spans the cluster)")
-        known = [n for n in spans if n is not None]
-        if known != sorted(set(known)):
-            raise PydanticCustomError("fabric_tiers", "tiers go from the smallest up: each tier's accelerators must exceed the one before")
-        return self
 
 
 class Network(Strict):
@@ -178,7 +150,7 @@ StorageType = Literal[
 ]
 
 
-class Storage(Strict):
+class Storage(Strict, derived.Storage):
     model_config = ConfigDict(
         extra="forbid", frozen=True,
         json_schema_extra={
@@ -208,12 +180,6 @@ class Storage(Strict):
         default_factory=_no_items, description="What it holds."
     )
     protection: Optional[DataProtection] = Field(None, description="Durability, snapshots and backup of the data; absent = not stated.")
-
-    @model_validator(mode="after")
-    def _posix_mount(self):
-        if self.posix_mount is not None and self.type != "object":
-            raise PydanticCustomError("posix_mount", f"posix_mount applies to object stores; {self.type} is already a filesystem")
-        return self
 
 
 class ServiceNodes(Strict):

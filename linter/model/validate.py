@@ -1,8 +1,10 @@
 """Validate loaded documents against their kind's model: SPEC002 / SPEC005 problems at the node.
 
-The models in `models.py` generate the published JSON Schemas (`schemas/`), and the tests prove
-that a document is valid under the schema exactly when it is valid here; validating with the
-models directly keeps jsonschema out of the start-up path of every pre-commit run.
+The pydantic models (`model.cluster`, `model.contract`, `model.workload`) generate the published
+JSON Schemas (`schemas/`), and the tests prove that a document is valid under the schema exactly
+when it is valid here. A well-formed document is built as the plain objects generated from those
+models (`model.fast`), without importing pydantic; any other goes to pydantic, which words its
+problems (or accepts it with a coercion the plain checks leave to it).
 """
 
 from __future__ import annotations
@@ -98,17 +100,23 @@ def validate(doc: Document):
         what = f"found {kind!r}{_did_you_mean(kind, KIND_NAMES)}" if "kind" in data else "but it is missing"
         return None, [Problem("SPEC002", f"kind: expected one of 'Cluster', 'Contract' or 'Workload', {what}", line, col, path)]
 
-    from pydantic import ValidationError
-
-    from clusterlint.model.base import model
-
-    model_cls = model(kind)
     if kind == "Cluster" and _names_instance(data):
         from clusterlint.model.instances import expand
 
         problems = expand(doc)
         if problems:
             return None, problems
+    from clusterlint._generated.fast_models import KINDS
+    from clusterlint.model.fast import validate as plain
+
+    found = plain(KINDS[kind], data)  # a well-formed document: its plain objects, without pydantic
+    if found is not None:
+        return found, []
+    from pydantic import ValidationError
+
+    from clusterlint.model.base import model
+
+    model_cls = model(kind)
     try:
         return model_cls.model_validate(data), []
     except ValidationError as exc:

@@ -2,8 +2,9 @@
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field
 
+from clusterlint.model import derived
 from clusterlint.model.base import Count, Duration, Envelope, Metadata, Money, NonNegative, Positive, Size, Strict, _not_bool
 
 
@@ -18,18 +19,12 @@ class Parallelism(Strict):
     zero_stage: Literal[0, 1, 2, 3] = 0
 
 
-class Placement(Strict):
+class Placement(Strict, derived.Placement):
     """Where the workload runs: a node pool and how much of it (accelerators or nodes, not both)."""
 
     pool: Optional[str] = Field(None, description="Name of the node pool the workload runs on; the first pool when absent.", min_length=1)
     accelerators: Optional[Positive] = Field(None, description="Accelerators the workload uses.")
     nodes: Optional[Positive] = Field(None, description="Whole nodes the workload uses.")
-
-    @model_validator(mode="after")
-    def _one_size(self):
-        if self.accelerators is not None and self.nodes is not None:
-            raise ValueError("give placement.accelerators or placement.nodes, not both")
-        return self
 
 
 class Dataloader(Strict):

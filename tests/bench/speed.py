@@ -9,9 +9,9 @@ the median of 20 pairs where two back-to-back medians cannot see 15%. References
 (bare interpreter start) for every case, and `check-jsonschema` (schema validation only) for the
 YAML cases. With `--instructions` and valgrind installed, each command is also run once under
 callgrind and its instruction count printed (a figure that does not depend on the machine's load).
-Both sides run warm: their bytecode is cached by the pairs' first, uncounted run, and so are
-clusterlint's compiled patterns (`clusterlint.regex_cache`, in the user's cache folder), as they are
-for a pre-commit hook or an editor from its second run on.
+Both sides run warm in the sense that their bytecode is cached by the pairs' first, uncounted run.
+There is no cache folder at all: HOME and XDG_CACHE_HOME point at a folder that does not exist,
+as in a fresh CI container, so nothing either side could keep per user helps it.
 
 Cases: one quote; one prose contract; compare of three quotes; 1,000 quotes in a directory; a
 cluster of 5,000 node pools; a contract of 20,000 clauses. Inputs are generated in a temporary
@@ -40,10 +40,15 @@ QUOTE = SPECS / "gcp-a3-highgpu-8g.yaml"
 WORKLOAD = SPECS / "llama70b-pretrain.yaml"
 
 
+NOWHERE = "/nonexistent/clusterlint-bench"  # HOME and XDG_CACHE_HOME: no cache folder can be made
+ENV = {**os.environ, "HOME": NOWHERE, "XDG_CACHE_HOME": NOWHERE + "/cache"}
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # both sides keep their bytecode, as an installed tool does
+
+
 def run_once(command: list[str]) -> tuple[float, float]:
     """CPU seconds (user + sys of the child) and wall seconds of one run."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     _, _, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     return usage.ru_utime + usage.ru_stime, wall
@@ -54,7 +59,7 @@ def instructions(command: list[str]) -> int | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg", *command],
-                             capture_output=True, text=True).stderr
+                             capture_output=True, text=True, env=ENV).stderr
     found = re.search(r"Collected : (\d+)", out)
     return int(found.group(1)) if found else None
 
@@ -123,7 +128,8 @@ def peak_memory(clusterlint: str, tmp: Path) -> None:
     for fmt in ("text", "jsonl", "json"):
         peaks = {}
         for n, folder in folders.items():
-            proc = subprocess.Popen([clusterlint, "check", str(folder), "--format", fmt], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen([clusterlint, "check", str(folder), "--format", fmt], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    env=ENV)
             peaks[n] = os.wait4(proc.pid, 0)[2].ru_maxrss  # KiB on Linux
         print(f"peak memory {fmt:<6} 1,000 quotes {peaks[1000] / 1024:6.1f} MiB, 10,000 quotes {peaks[10000] / 1024:6.1f} MiB: "
               f"{(peaks[10000] - peaks[1000]) / 9000:.2f} KiB a file")
