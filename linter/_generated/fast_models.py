@@ -30,7 +30,7 @@ class Config(Plain):
 
 
 class ClusterMetadata(Plain):
-    __slots__ = ('name', 'vendor', 'offering', 'quote_ref', 'source')
+    __slots__ = ('name', 'vendor', 'offering', 'quote_ref', 'source', 'contract')
     model_fields = dict.fromkeys(__slots__)
 
 
@@ -271,8 +271,9 @@ ClusterMetadata.FIELDS = (
     ('offering', 'offering', constant('rent'), choice('rent', 'buy', 'hpc-allocation')),
     ('quote_ref', 'quote_ref', constant(None), optional(text())),
     ('source', 'source', constant(None), optional(text())),
+    ('contract', 'contract', constant(None), optional(text(min_length=1))),
 )
-ClusterMetadata.KEYS = frozenset(('name', 'vendor', 'offering', 'quote_ref', 'source'))
+ClusterMetadata.KEYS = frozenset(('name', 'vendor', 'offering', 'quote_ref', 'source', 'contract'))
 
 ClusterSpec.FIELDS = (
     ('node_pools', 'node_pools', REQUIRED, items(nested(NodePool), min_length=1)),
