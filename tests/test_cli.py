@@ -44,7 +44,7 @@ def test_json_is_stable_and_complete():
 def test_skipped_rules_are_reported_not_passed():
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"))
     assert "needs Workload document" not in out  # a count per file by default
-    assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; 38 skipped)" in out and "--show-skipped lists them" in out
+    assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; not run: REL, CON, CST, DLV, SEC; 38 skipped)" in out and "--show-skipped lists them" in out
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--show-skipped")
     assert "Skipped in specs/gcp-a3-highgpu-8g.yaml (38 rules, not run, so not passed):" in out
     assert "ACC001, ACC002, ACC004, ACC005, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005, STO007: needs Workload document" in out
