@@ -35,7 +35,7 @@ HEALTH = Term("a duty to run health checks and drain failed nodes", "health chec
               _words(r"health\s+checks?|monitoring|maintenance", r"support", _SLA_HEADINGS), on_sla=True)
 
 # a duration as contracts write it: "15 minutes", "4 business hours", "2 days", "1h"
-_SPAN = r"(\d+(?:\.\d+)?)\s*(?:\(\d+\)\s*)?(minutes?|mins?|(?:business\s+|working\s+|calendar\s+)?(?:hours?|days?)|hrs?|h|weeks?)\b"
+_SPAN = r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:\(\d+\)\s*)?(minutes?|mins?|(?:business\s+|working\s+|calendar\s+)?(?:hours?|days?)|hrs?|h|weeks?)\b"
 _UNIT = {"minute": "min", "min": "min", "hour": "h", "hr": "h", "h": "h", "day": "d", "week": "w"}
 
 
@@ -160,7 +160,7 @@ def support_response(review, params):
 
 
 _MAINTENANCE = re.compile(r"\b(?:planned|scheduled)?\s*maintenance\b", re.IGNORECASE)
-_NOTICE = re.compile(_SPAN + r"['’]?\s+(?:of\s+)?(?:prior\s+|advance\s+|written\s+|advanced\s+)*notice\b|\bnotice\s+(?:of\s+)?(?:at\s+least\s+)?"
+_NOTICE = re.compile(_SPAN + r"['’]?\s+(?:of\s+)?(?:prior\s+|advanced?\s+|written\s+)*notice\b|\bnotice\s+(?:of\s+)?(?:at\s+least\s+)?"
                      + _SPAN + r"|" + _SPAN + r"\s+in\s+advance\b", re.IGNORECASE)
 
 
@@ -211,11 +211,11 @@ def maintenance_notice(review, params):
 
 
 _ACCEPTANCE_WORDS = re.compile(r"\bacceptance[\s-]+test\w*|\bburn[\s-]?in\b", re.IGNORECASE)
-_NCCL = re.compile(r"\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b[^.;]{0,80}?\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)"
-                   r"|\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)[^.;]{0,40}?\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b", re.IGNORECASE)
+_NCCL = re.compile(r"\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b[^.;]{0,80}?(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)"
+                   r"|(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)[^.;]{0,40}?\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b", re.IGNORECASE)
 _DCGM = re.compile(r"\bdcgm\w*\b[^.;]{0,40}?(?:-r\s*|level\s*|\br)[1-4]\b", re.IGNORECASE)
-_BURN_IN = re.compile(r"\bburn[\s-]?in\b[^.;]{0,40}?\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b"
-                      r"|\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b[^.;]{0,20}?\bburn[\s-]?in\b", re.IGNORECASE)
+_BURN_IN = re.compile(r"\bburn[\s-]?in\b[^.;]{0,40}?(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b"
+                      r"|(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b[^.;]{0,20}?\bburn[\s-]?in\b", re.IGNORECASE)
 _PARTS = ((_NCCL, "no multi-node nccl-tests bandwidth figure"), (_DCGM, "no dcgm diagnostic level"), (_BURN_IN, "no burn-in length"))
 
 

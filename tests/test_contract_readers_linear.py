@@ -34,6 +34,10 @@ BOUNDED = {
     "clusterlint.rules.clauses._AVAILABILITY": "the words between 'availability' and the figure are at most 120 characters",
     "clusterlint.rules.contract.REMEDY": "the same object as clusterlint.rules.clauses.REMEDY",
     "clusterlint.rules.contract._TERMINATION": "the words around 'terminate' are at most 80 characters",
+    "clusterlint.rules.service._NCCL": "the words between 'nccl' and the figure, or after it, are at most 80 characters",
+    "clusterlint.rules.service._DCGM": "the words between 'dcgm' and the level are at most 40 characters",
+    "clusterlint.rules.service._BURN_IN": "the words between 'burn-in' and its length are at most 40 (before: 20) characters",
+    "clusterlint.rules.service._DRAIN": "the words between the verb and 'out of service' or 'from service' are at most 30 characters",
 }
 SKIPPED_MODULES = {"clusterlint.server.lsp", "clusterlint.__main__"}  # the language server needs the lsp extra; __main__ runs the CLI
 

@@ -82,7 +82,7 @@ _PERCENT = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b|per\s?cen
 _SUBJECT = re.compile(r"\b(?:availab\w*|uptime|service\s+level|up\s+time)\b", re.IGNORECASE)
 _LEVEL_BEFORE = re.compile(
     r"(?:\bat\s+least|\bno\s+less\s+than|\bnot\s+less\s+than|\bequal\s+to\s+or\s+(?:greater|more)\s+than|\bminimum\s+of|\bof|>=|≥"
-    r"|\btargets?|\baims?\s+for|\bcommits?\s+to|\bguarantees?|\bwill\s+be|\bis|\bat|:|=)\s*\**\s*$",
+    r"|\btargets?|\baims?\s+for|\bcommits?\s+to|\bguarantees?|\bwill\s+be|\bis|\bat|:|=)[\s*]*$",
     re.IGNORECASE,
 )
 _LEVEL_AFTER = re.compile(r"^\s*(?:monthly\s+|annual\s+)?(?:availability|uptime)\b", re.IGNORECASE)
@@ -198,7 +198,7 @@ _NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight 
 _NUMBERS.update({"eighteen": 18, "twenty-four": 24, "thirty-six": 36, "forty-eight": 48, "sixty": 60})
 _TERM_SUBJECT = re.compile(r"\b(?:term|commitment|committed|reservation|reserved|minimum\s+period)\b", re.IGNORECASE)
 _SPAN = re.compile(
-    r"(?:(?P<word>[a-z-]+)\s+\((?P<n1>\d+)\)|(?P<n2>\d+))[\s-]+(?P<unit>months?|years?)\b", re.IGNORECASE)
+    r"(?:(?P<word>[a-z-]+)\s+\((?P<n1>\d+)\)|(?<![\d.])(?P<n2>\d+))[\s-]+(?P<unit>months?|years?)\b", re.IGNORECASE)
 _NOT_TERM = re.compile(r"\b(?:notice|renew\w*|invoice\w*|payment|pay|paid|terminat\w*|extend\w*|after\s+the\s+end|within)\b", re.IGNORECASE)
 
 

@@ -7,7 +7,7 @@ import re
 
 from clusterlint.acceptance.base import Fact, Reader, lines_of
 
-_SETTING = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=\s*(.*?)\s*$")
+_SETTING = re.compile(r"^\s*(NCCL_[A-Z0-9_]+)\s*=(.*)$")  # the value is stripped after: one way to match
 _ANY = re.compile(r"^\s*(?:#.*|[A-Za-z_][A-Za-z0-9_]*\s*=.*)?$")
 
 
@@ -16,7 +16,7 @@ def parse(evidence, host: str, file: str, text: str) -> None:
     for number, line in enumerate(lines_of(text), 1):
         match = _SETTING.match(line)
         if match:
-            node.software.setdefault(f"nccl {match.group(1)}", Fact(match.group(2), file, number, line))
+            node.software.setdefault(f"nccl {match.group(1)}", Fact(match.group(2).strip(), file, number, line))
 
 
 def _detect(head: str, text: str) -> bool:

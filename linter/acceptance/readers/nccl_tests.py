@@ -9,7 +9,8 @@ from clusterlint.acceptance.base import Fact, Reader, Unreadable, integer, line_
 from clusterlint.acceptance.base import Collective
 
 _HEADER = re.compile(r"#\s+size\s+count\s+type")
-_HOST = re.compile(r"^#\s+Rank\s+\d+.*? on\s+(\S+)\s+device", re.M)
+_RANK = re.compile(r"^#\s+Rank\s+\d+\b", re.M)
+_ON_HOST = re.compile(r" on\s+(\S+)\s+device")  # searched in a rank line only: linear in it
 MAX_GBPS = 1e5  # busbw above 100 TB/s per rank is no measurement
 
 
@@ -34,8 +35,18 @@ def parse(evidence, host: str | None, file: str, text: str) -> None:
         rows.append(Fact((integer(fields[0], number_, "size", 1e18), max(values)), file, number_, line))
     if not rows:
         raise Unreadable("no complete size row under the header (truncated?)", len(lines))
-    hosts = tuple(dict.fromkeys(_HOST.findall(text)))
-    evidence.collectives.append(Collective(test.group(1) if test else "nccl-tests", rows, hosts))
+    evidence.collectives.append(Collective(test.group(1) if test else "nccl-tests", rows, _hosts(text)))
 
 
 READER = Reader("nccl-tests", lambda head, text: "out-of-place" in head and "busbw" in head, parse, ("collective bus bandwidth",), spans_nodes=True)
+
+
+def _hosts(text: str) -> tuple:
+    """The hosts the rank lines name ("#  Rank  0 Group  0 Pid 1 on node-a device  0 ..."), in order."""
+    hosts: dict = {}
+    for rank in _RANK.finditer(text):
+        end = text.find("\n", rank.end())
+        found = _ON_HOST.search(text, rank.end(), len(text) if end < 0 else end)
+        if found:
+            hosts.setdefault(found.group(1))
+    return tuple(hosts)

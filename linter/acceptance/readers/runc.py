@@ -6,7 +6,7 @@ import re
 
 from clusterlint.acceptance.base import Fact, Reader, lines_of
 
-_VERSION = re.compile(r"^runc version ([0-9]+\.[0-9]+\.[0-9]+\S*)")
+_VERSION = re.compile(r"^runc version ([0-9]+\.[0-9]+\.[0-9]\S*)")
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:

@@ -7,7 +7,7 @@ import re
 
 from clusterlint.acceptance.base import Fact, Reader, lines_of
 
-_ROW = re.compile(r"^(HealthCheckProgram|HealthCheckInterval|TopologyPlugin|AccountingStorageType)\s*=\s*(.*?)\s*$")
+_ROW = re.compile(r"^(HealthCheckProgram|HealthCheckInterval|TopologyPlugin|AccountingStorageType)\s*=(.*)$")  # the value is stripped after
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:
@@ -15,7 +15,7 @@ def parse(evidence, host: str, file: str, text: str) -> None:
     for number, line in enumerate(lines_of(text), 1):
         match = _ROW.match(line)
         if match:
-            node.software.setdefault(f"slurm {match.group(1)}", Fact(match.group(2), file, number, line))
+            node.software.setdefault(f"slurm {match.group(1)}", Fact(match.group(2).strip(), file, number, line))
 
 
 _KIND = re.compile(r"^(HealthCheck\w+|SlurmctldHost|ClusterName|AccountingStorageType)\s+=|^Configuration data as of ", re.M)
