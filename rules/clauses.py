@@ -171,13 +171,16 @@ def learned(text: str, rule: str, threshold: float | None, anchor: re.Pattern):
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+# a count of days in digits, words or both: "30", "thirty", "thirty (30)"
+_COUNT = (r"(?:(?:[a-z-]+\s+\()?\d+\)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty"
+          r"|thirty|forty-five|forty|sixty|ninety)")
 DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b"
     rf"|\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
-    r"|\bwithin\s+(?:\w+\s+\()?\d+\)?\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
-    r"|\b\d+\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
+    rf"|\bwithin\s+{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
+    rf"|\b{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
     r"|\bQ[1-4]\s+\d{4}\b",
     re.IGNORECASE,
 )

@@ -31,7 +31,8 @@ _CONNECTIVITY = re.compile(
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b)",
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
+    r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b)",
     re.IGNORECASE,
 )
 # what narrows downtime, the words the learned reading needs in a sentence before it may confirm it (its anchor)
@@ -57,6 +58,13 @@ _LEAVES_OUT = re.compile(
     r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
     r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
     r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
+    re.IGNORECASE,
+)
+# downtime counted only when most of the service is down: "an interruption that affects more than 50% of users"
+_SHARE = re.compile(
+    r"\b(?:affect\w*|impact\w*|experienced\s+by|for)\s+(?:a\s+majority\s+of|the\s+majority\s+of|most\s+(?:of\s+)?|more\s+than\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of"
+    r"|at\s+least\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of|over\s+(?:half|\d{1,3}\s?%)\s+of|all\s+(?:of\s+)?)\s*(?:the\s+)?(?:customer['’]s\s+|your\s+|its\s+)?"
+    r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b",
     re.IGNORECASE,
 )
 _CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
@@ -127,13 +135,16 @@ def _leaves_out_degradation(item):
     for match, sentence in per_sentence(_LEAVES_OUT, item.text):
         if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
             return match
+    for match, sentence in per_sentence(_SHARE, item.text):
+        if _DOWNTIME.search(sentence) and not _EXCLUDED.search(sentence):
+            return match  # "An Outage is an interruption that affects a majority of users": a partial outage is none
     return None
 
 
 @check(LearnedParams)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (params.learned is not None or _CONNECTIVITY.search(item.text) or _LEAVES_OUT.search(item.text)):
+        if item.kind == "recital" or not (params.learned is not None or _CONNECTIVITY.search(item.text) or _LEAVES_OUT.search(item.text) or _SHARE.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
         if not (_DOWNTIME.search(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns

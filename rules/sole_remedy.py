@@ -56,6 +56,8 @@ _SOLE_REMEDY = re.compile("|".join((
     # "shall not be liable for any unavailability except to issue the Service Credits"
     r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
     r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply|give)\s+|to\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
+    # "will provide the remedies outlined in the SLA and will not be responsible for any other remedies"
+    r"\b(?:not|no)\b[^.;]{0,40}?\b(?:responsible|liable)\s+(?:for|to\s+(?:provide|offer))\s+(?:any\s+)?(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b",
     # "the credit ... is the full extent of what we can offer"
     r"\b(?:full|entire|whole)\s+extent\s+of\s+(?:what|our|its|their|the\s+\w+['’]s|\w+['’]s)\b",
     r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
