@@ -9,7 +9,7 @@ from clusterlint.rules.anchors import anchored, words
 from clusterlint.rules.clauses import LearnedParams, candidates, texts
 
 
-_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement|refunds?)"
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|indemnit(?:y|ies)|entitlement|refunds?)"
 _CREDIT_NOUN = (r"(?:(?:the|a|any|applicable|those|these|such|our|its|your|relevant)\s+){0,2}(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
                 r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)\b")
 _SOLE_REMEDY = re.compile("|".join((
@@ -19,7 +19,7 @@ _SOLE_REMEDY = re.compile("|".join((
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
     r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+(?:other\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
     # "cannot claim other compensation besides the service credit"
-    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
+    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
     # "the single measure of responsibility of the Contractor"
     r"\b(?:sole|single|only|exclusive)\s+(?:measure|extent)\s+of\s+(?:\w+\s+)?(?:responsibility|liability)\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
