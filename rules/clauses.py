@@ -175,13 +175,14 @@ _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 _COUNT = (r"(?:(?:[a-z-]+\s+\()?\d+\)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty"
           r"|thirty|forty-five|forty|sixty|ninety)")
 DATE = re.compile(
+    r"(?=[^\W_]|-)(?:"  # every alternative starts with a letter, a digit or a hyphen: a run of spaces or punctuation is passed in one step
     r"\b\d{4}-\d{2}-\d{2}\b"
     rf"|\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
     rf"|\bwithin\s+{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
     rf"|\b{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
-    r"|\bQ[1-4]\s+\d{4}\b",
+    r"|\bQ[1-4]\s+\d{4}\b)",
     re.IGNORECASE,
 )
 MEASURE = re.compile(
@@ -232,7 +233,13 @@ def parts(text: str, who=None) -> Parts:
         remedy = bool(REMEDY.search(text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
-    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
+    return Parts(found(DATE, text, body), found(MEASURE, text, body), remedy)
+
+
+@lru_cache(maxsize=16384)
+def found(pattern: re.Pattern, text: str, pos: int = 0) -> bool:
+    """Whether `pattern` matches in `text` from `pos`, remembered: several rules ask it of each clause."""
+    return pattern.search(text, pos) is not None
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
@@ -278,8 +285,8 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
 def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     """(Text, match of the first pattern) for each sentence in which every pattern matches."""
     for item in texts(contract):
-        if item.kind not in kinds or not all(p.search(item.text) for p in patterns[1:]):
-            continue  # a text that lacks what one pattern needs has no sentence with all of them
+        if item.kind not in kinds or not all(found(p, item.text) for p in patterns):
+            continue  # a text that lacks what one pattern needs has no sentence with all of them (the first, often the rarer, first)
         for match, sentence in per_sentence(patterns[0], item.text):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match
