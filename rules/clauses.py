@@ -193,11 +193,11 @@ MEASURE = re.compile(
     re.IGNORECASE,
 )
 REMEDY = re.compile(
-    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
+    r"(?=[^\W_])(?:\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
     r"|\bterminat(?:e|es|ion)\b|\bcancel\w*|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
     r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b|\bcompensat\w*"
-    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b",
+    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b)",  # every alternative starts with a letter
     re.IGNORECASE,
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
