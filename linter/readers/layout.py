@@ -51,7 +51,7 @@ def without_running_lines(pages: list[list[str]]) -> list[list[str]]:
 
 # ---- tables: a Markdown table's rows, or a table saved from a web page with its cells between tabs
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?$|^[ \t]*:?-{2,}:?(?:[ \t]*\|[ \t]*:?-{2,}:?)+[ \t]*\|?[ \t]*$")
+_RULE_CHARS = frozenset("|-: \t")  # a header separator is made of these alone ("|---|:--:|")
 _TAB_CELLS = re.compile(r"\S\t+\S")
 
 
@@ -60,7 +60,7 @@ def table_row(line: str, starts_numbered: bool) -> str | None:
     or cells between tabs), None for a line of text. A numbered line with a tab after its number
     ("1.1\tProvider shall ...") is text."""
     if "|" in line:
-        if _TABLE_RULE.match(line):
+        if "--" in line and _RULE_CHARS.issuperset(line):
             return "rule"
         if _TABLE_ROW.match(line) and line.count("|") >= 3:
             return "row"
