@@ -171,14 +171,18 @@ def learned(text: str, rule: str, threshold: float | None, anchor: re.Pattern):
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+# a count of days in digits, words or both: "30", "thirty", "thirty (30)"
+_COUNT = (r"(?:(?:[a-z-]+\s+\()?\d+\)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty"
+          r"|thirty|forty-five|forty|sixty|ninety)")
 DATE = re.compile(
+    r"(?=[^\W_]|-)(?:"  # every alternative starts with a letter, a digit or a hyphen: a run of spaces or punctuation is passed in one step
     r"\b\d{4}-\d{2}-\d{2}\b"
     rf"|\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
-    r"|\bwithin\s+(?:\w+\s+\()?\d+\)?\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
-    r"|\b\d+\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
-    r"|\bQ[1-4]\s+\d{4}\b",
+    rf"|\bwithin\s+{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
+    rf"|\b{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
+    r"|\bQ[1-4]\s+\d{4}\b)",
     re.IGNORECASE,
 )
 MEASURE = re.compile(
@@ -189,11 +193,11 @@ MEASURE = re.compile(
     re.IGNORECASE,
 )
 REMEDY = re.compile(
-    r"\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
+    r"(?=[^\W_])(?:\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
     r"|\bterminat(?:e|es|ion)\b|\bcancel\w*|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
     r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b|\bcompensat\w*"
-    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b",
+    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b)",  # every alternative starts with a letter
     re.IGNORECASE,
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
@@ -229,7 +233,13 @@ def parts(text: str, who=None) -> Parts:
         remedy = bool(REMEDY.search(text))
     own = NUMBER_PREFIX.match(text)  # the clause's own number ("1.1 Nodes ...") is no figure
     body = own.end() if own else 0
-    return Parts(bool(DATE.search(text, body)), bool(MEASURE.search(text, body)), remedy)
+    return Parts(found(DATE, text, body), found(MEASURE, text, body), remedy)
+
+
+@lru_cache(maxsize=16384)
+def found(pattern: re.Pattern, text: str, pos: int = 0) -> bool:
+    """Whether `pattern` matches in `text` from `pos`, remembered: several rules ask it of each clause."""
+    return pattern.search(text, pos) is not None
 
 
 _VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
@@ -275,8 +285,8 @@ def first(contract, pattern: re.Pattern, kinds=("operative",)):
 def sentences_with(contract, *patterns: re.Pattern, kinds=("operative",)):
     """(Text, match of the first pattern) for each sentence in which every pattern matches."""
     for item in texts(contract):
-        if item.kind not in kinds or not all(p.search(item.text) for p in patterns[1:]):
-            continue  # a text that lacks what one pattern needs has no sentence with all of them
+        if item.kind not in kinds or not all(found(p, item.text) for p in patterns):
+            continue  # a text that lacks what one pattern needs has no sentence with all of them (the first, often the rarer, first)
         for match, sentence in per_sentence(patterns[0], item.text):
             if all(p.search(sentence) for p in patterns[1:]):
                 yield item, match

@@ -24,15 +24,18 @@ from clusterlint.rules.missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, P
 
 
 _DELIVERY = re.compile(
-    r"\b(?:deliver\w*|hand\s?over|handed\s+over|ready\s+for\s+(?:service|use)|available\s+for\s+(?:use|production)|go-?live|commission\w*)\b",
+    r"\b(?:deliver\w*|hand\s?over|handed\s+over|ready\s+for\s+(?:service|use)|available\s+for\s+(?:use|production)|go-?live|commission\w*"
+    r"|make\s+(?:[\w-]+\s+){0,5}?available|provision(?:ed|s)?|installation|install(?:ed)?|in\s+service)\b",
     re.IGNORECASE,
 )
+# a date named as the delivery's: "the Delivery Date is 1 March 2027", "target handover date: 2027-03-01"
+_NAMED_DATE = re.compile(r"\b(?:delivery|handover|hand-over|go-?live|ready[\s-]for[\s-]service|service\s+start|commencement)\s+date\b", re.IGNORECASE)
 
 
 @check(Params)
 def no_delivery_date(review, params):
     contract = review.contract
-    if contract.spec.delivery.date is not None or _promised(review, _DELIVERY, DATE):
+    if contract.spec.delivery.date is not None or _promised(review, _DELIVERY, DATE) or _named(review):
         return
     yield missing(review, DELIVERY, "the contract names no delivery date",
                   "without one the vendor can deliver late, or never, at no cost", ("spec", "delivery"))
@@ -49,6 +52,14 @@ def _promised(review, *patterns) -> bool:
         reading = read_at(item.text, match.start(), who)
         if reading.obligor in ("vendor", "none") and reading.modality in ("obligation", "aspiration"):
             return True
+    return False
+
+
+def _named(review) -> bool:
+    """Whether a sentence gives the delivery's date by name: "The Delivery Date is 1 March 2027",
+    "Target go-live date: 2027-03-01" (not "the Delivery Date" with no date beside it)."""
+    for item, match in sentences_with(review.contract, _NAMED_DATE, DATE):
+        return True
     return False
 
 

@@ -4,6 +4,7 @@ connectivity words that measure it or the exclusion that leaves degradation out.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_span
 from clusterlint.engine.review import check
@@ -13,8 +14,8 @@ from clusterlint.rules.clauses import LearnedParams, texts
 from clusterlint.rules.sole_remedy import CREDIT
 
 
-_DOWNTIME = re.compile(r"\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
-_CONNECTIVITY = re.compile(
+_DOWNTIME = re.compile(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
+_CONNECTIVITY_WORDS = (
     r"(?=[^\W_])(?:"  # every alternative starts with a letter or digit: a run of spaces or punctuation is passed in one step
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
     r"|\b(?:cannot|can\s+not|can['’]t|could\s*n[o']t|unable\s+to|not\s+able\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|hit|communicate|ssh|"
@@ -31,12 +32,35 @@ _CONNECTIVITY = re.compile(
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b)",
-    re.IGNORECASE,
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
+    r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b)"
 )
+
+
+@cache
+def _connectivity() -> re.Pattern:
+    """The connectivity wording, compiled on first use: only a text with one of its anchor words needs it."""
+    return re.compile(_CONNECTIVITY_WORDS, re.IGNORECASE)
+
+
+# every match of the connectivity wording holds one of these words (its anchor): a text without any is passed over with a
+# few substring tests instead of the long pattern's scan (a clause that never speaks of connectivity)
+_CONNECTIVITY_ANCHORS = (
+    "connect", "reach", "access", "cannot", "can not", "can't", "can’t", "could", "unable", "not able", "fail", "network", "internet",
+    "packet", "traffic", "neither", "contact", "http", "fib", "request", "ping", "probe", "respon", "answer", "repl", "impossib",
+    "log in", "login", "session", "uplink", "transit", "heartbeat", "time out", "times out", "timed out", "timing out", "timeout",
+    "error", "call", "transaction", "ssh",
+)
+
+
+def _may_speak_of_connectivity(text: str) -> bool:
+    lowered = " ".join(text.lower().split())
+    return any(word in lowered for word in _CONNECTIVITY_ANCHORS)
+
+
 # what narrows downtime, the words the learned reading needs in a sentence before it may confirm it (its anchor)
 NARROWING_WORDS = re.compile(
-    r"\b(?:(?:in)?accessib\w*|access\w*|connect\w*|(?:un)?reach\w*|(?:un|not\s+)available\s+to\s+(?:the\s+)?(?:customer|you|users?)|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|attainab\w*|answer\w*"
+    r"(?=[^\W_])\b(?:(?:in)?accessib\w*|access\w*|connect\w*|(?:un)?reach\w*|(?:un|not\s+)available\s+to\s+(?:the\s+)?(?:customer|you|users?)|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|attainab\w*|answer\w*"
     r"|repl(?:y|ies|ied)|probes?|health\w*|sessions?|consoles?|returns?|icmp|heartbeats?|tunnels?|establish\w*|regardless"
     r"|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
     re.IGNORECASE,
@@ -57,6 +81,13 @@ _LEAVES_OUT = re.compile(
     r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
     r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
     r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
+    re.IGNORECASE,
+)
+# downtime counted only when most of the service is down: "an interruption that affects more than 50% of users"
+_SHARE = re.compile(
+    r"\b(?:affect\w*|impact\w*|experienced\s+by|for)\s+(?:a\s+majority\s+of|the\s+majority\s+of|most\s+(?:of\s+)?|more\s+than\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of"
+    r"|at\s+least\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of|over\s+(?:half|\d{1,3}\s?%)\s+of|all\s+(?:of\s+)?)\s*(?:the\s+)?(?:customer['’]s\s+|your\s+|its\s+)?"
+    r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b",
     re.IGNORECASE,
 )
 _CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
@@ -127,18 +158,23 @@ def _leaves_out_degradation(item):
     for match, sentence in per_sentence(_LEAVES_OUT, item.text):
         if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
             return match
+    for match, sentence in per_sentence(_SHARE, item.text):
+        if _DOWNTIME.search(sentence) and not _EXCLUDED.search(sentence):
+            return match  # "An Outage is an interruption that affects a majority of users": a partial outage is none
     return None
 
 
 @check(LearnedParams)
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (params.learned is not None or _CONNECTIVITY.search(item.text) or _LEAVES_OUT.search(item.text)):
+        connected = _may_speak_of_connectivity(item.text)
+        if item.kind == "recital" or not (params.learned is not None or connected and _connectivity().search(item.text) or _LEAVES_OUT.search(item.text)
+                                          or _SHARE.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
         if not (_DOWNTIME.search(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
-        for match in _CONNECTIVITY.finditer(item.text):  # every match: the first in a sentence may measure nothing
+        for match in _connectivity().finditer(item.text) if connected else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)

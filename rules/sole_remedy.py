@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from clusterlint.engine.review import check
 from clusterlint.rules.anchors import anchored, words
 from clusterlint.rules.clauses import LearnedParams, candidates, texts
 
 
-_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|entitlement|refunds?)"
+_REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|indemnit(?:y|ies)|entitlement|refunds?)"
 _CREDIT_NOUN = (r"(?:(?:the|a|any|applicable|those|these|such|our|its|your|relevant)\s+){0,2}(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
                 r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)\b")
-_SOLE_REMEDY = re.compile("|".join((
+_SOLE_REMEDY_WORDS = "|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
     r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
     r"(?:(?:financial|monetary|pecuniary|contractual|legal)[\s*_]+)?" + _REMEDY_NOUN + r"\b",
     r"\bsole[\s*_]+and[\s*_]+exclusive[\s*_]+(?:rights?|entitlement)\b",
     r"\b(?:in\s+lieu|instead)\s+of,?\s+(?:and\s+not\s+in\s+addition\s+to,\s+)?(?:all|any)\s+(?:other\s+)?(?:rights?\s+(?:and|or)\s+)?" + _REMEDY_NOUN + r"\b",
     # "cannot claim other compensation besides the service credit"
-    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
+    r"\b(?:no|not|cannot|can['’]t)\b[^.;]{0,30}?\b(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:other\s+than|than|besides|except|beyond|apart\s+from|save)\s+" + _CREDIT_NOUN,
     # "the single measure of responsibility of the Contractor"
     r"\b(?:sole|single|only|exclusive)\s+(?:measure|extent)\s+of\s+(?:\w+\s+)?(?:responsibility|liability)\b",
     # "Except for Service Credits, Customer has no remedy", "Apart from credits ... no further claim"
@@ -56,6 +57,8 @@ _SOLE_REMEDY = re.compile("|".join((
     # "shall not be liable for any unavailability except to issue the Service Credits"
     r"\b(?:not|no|never)\b[^.;]{0,40}?\b(?:liable|liability|responsib\w+|obligations?)\b[^.;]{0,80}?\b(?:except|other(?:wise)?\s+than|save|apart\s+from|beyond)\s+"
     r"(?:for\s+|from\s+)?(?:to\s+(?:issue|pay|provide|grant|apply|give)\s+|to\s+|by\s+way\s+of\s+)?" + _CREDIT_NOUN,
+    # "will provide the remedies outlined in the SLA and will not be responsible for any other remedies"
+    r"\b(?:not|no)\b[^.;]{0,40}?\b(?:responsible|liable)\s+(?:for|to\s+(?:provide|offer))\s+(?:any\s+)?(?:other|further|additional)\s+" + _REMEDY_NOUN + r"\b",
     # "the credit ... is the full extent of what we can offer"
     r"\b(?:full|entire|whole)\s+extent\s+of\s+(?:what|our|its|their|the\s+\w+['’]s|\w+['’]s)\b",
     r"\b(?:remedied|compensated|satisfied|discharged)\s+(?:solely|exclusively|only)\s+(?:by|through|with)\s+" + _CREDIT_NOUN,
@@ -79,7 +82,15 @@ _SOLE_REMEDY = re.compile("|".join((
     # "are exclusive of any other indemnification", "is the limit of Provider's obligation"
     r"\bexclusive\s+of\s+(?:any|all)\s+other\s+" + _REMEDY_NOUN + r"\b",
     r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
-)), re.IGNORECASE)
+))
+
+
+@cache
+def _sole_remedy() -> re.Pattern:
+    """The exclusive-remedy wording, compiled on first use: only a text that speaks of credits needs it."""
+    return re.compile(_SOLE_REMEDY_WORDS, re.IGNORECASE)
+
+
 # the exclusive-remedy words the learned reading needs in a sentence before it may confirm it (its anchor)
 EXCLUSIVE_WORDS = re.compile(
     r"\b(?:sole(?:ly)?|exclusive(?:ly)?|only|entire|in\s+lieu|instead\s+of|no\s+(?:other|further)|nothing|settle\w*|satisf(?:y|ies|ied|action)"
@@ -99,7 +110,7 @@ def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not CREDIT.search(item.text):
             continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
-        for match, sentence, learned in candidates(_SOLE_REMEDY, item.text, "CON006", params.learned, EXCLUSIVE_WORDS):
+        for match, sentence, learned in candidates(_sole_remedy(), item.text, "CON006", params.learned, EXCLUSIVE_WORDS):
             before = item.text[max(0, match.start() - 40) : match.start()]
             if _NEGATED.search(before) or _PRESERVED.search(sentence):
                 continue

@@ -30,12 +30,12 @@ _RESERVATION = re.compile(
     re.IGNORECASE,
 )
 _CAPACITY = re.compile(
-    r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
+    r"(?=[^\W_])\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
     r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
 )
 _NOT_CAPACITY = re.compile(
     r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
-    r"|(?<!depends\s)(?<!depending\s)(?<!dependent\s)\bon[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
+    r"|\bon(?<!depends\son)(?<!depending\son)(?<!dependent\son)[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
     r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
     re.IGNORECASE,
 )
@@ -43,7 +43,7 @@ _NOT_CAPACITY = re.compile(
 
 # the availability condition's words the learned reading needs in a sentence before it may confirm it (its anchor)
 SUPPLY_WORDS = re.compile(
-    r"\b(?:availab\w*|stocks?|inventor(?:y|ies)|suppl(?:y|ies|ier\w*)|allocat\w*|allot\w*|permit\w*|allow\w*|free[ds]?|spare|procur\w*|sourc\w*"
+    r"(?=[^\W_])\b(?:availab\w*|stocks?|inventor(?:y|ies)|suppl(?:y|ies|ier\w*)|allocat\w*|allot\w*|permit\w*|allow\w*|free[ds]?|spare|procur\w*|sourc\w*"
     r"|lead\s+times?|shortages?|scarc\w*|on\s+hand|demand|exhaust\w*|insufficient|vacant|unused|unallocated|depend\w*|conditional|contingent|subject"
     r"|assuming|provided|ship\w*|arriv\w*|confirm\w*|production|manufactur\w*|oem)\b",
     re.IGNORECASE,

@@ -130,14 +130,11 @@ def availability(contract) -> Figure | Unplaced | None:
         return Figure(contract.spec.sla.availability.value, "contract sla.availability", "")
     stated, tables, previous = [], [], "the start"
     for item in _texts(contract):
-        text, label = item.text, item.label
-        if "|" in label:  # the Markdown reader takes a table's header row for a heading: put it back on its rows
-            text, label = label.removeprefix("clause ").rsplit(" ¶", 1)[0] + " " + text, f"credit table after {previous}"
-        previous = item.label
-        top = credit_table_top(text)
+        top = credit_table_top(item.text)
         if top is not None:
-            tables.append(Figure(top, f"contract {label}", f"top tier of the credit table: {top:.2%}"))
+            tables.append(Figure(top, f"contract credit table after {previous}", f"top tier of the credit table: {top:.2%}"))
             continue
+        previous = item.label
         if not _PERCENT.search(item.text) or not (_SUBJECT.search(item.text) or _LEVEL_AFTER.search(item.text)):
             continue
         for sentence in _sentences(item.text):

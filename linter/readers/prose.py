@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 
+from clusterlint.readers.layout import RUNNING, double_spaced, note, numbered_margin, table_row, unwrapped, without_running_lines
 from clusterlint.readers.loader import Document, LoadedFile, Problem, decode, too_big
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
@@ -60,7 +61,8 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
     if markdown and pages:
         first, front = _front_matter(pages[0])
         readable = [_without_comments(lines) for lines in [first, *pages[1:]]]
-    paragraphs = _paragraphs(_without_running_lines(readable), paged, not markdown and _double_spaced(pages), markdown)
+    readable = numbered_margin(without_running_lines(readable))
+    paragraphs = _paragraphs(readable, paged, not markdown and double_spaced(pages), markdown, unwrapped(readable))
     if not paragraphs:
         what = "the PDF has no text layer (a scanned image?): no text to review" if paged else "the file is empty: no contract text to review"
         return LoadedFile(file, [], [], [Problem("SPEC001", what, 1, 1)])
@@ -217,48 +219,7 @@ def _without_comments(lines: list[str]) -> list[str]:
 # Lines end at \n, \r\n or \r only: a form feed (a PDF's page break) or a vertical tab is a
 # character of its line, so it never shifts the line numbers after it (str.splitlines would).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-RUNNING = "\x00"  # a header or footer line: no text, and no break in a sentence that runs past it
-_PAGE_OF = re.compile(r"^\W*page\s+\d{1,4}\s+(?:of|/)\s+\d{1,4}\W*$", re.IGNORECASE)  # "Page 7 of 12": a footer wherever it is
-_PAGE_NUMBER = re.compile(r"^\W*(?:page\s+)?\d{1,4}(?:\s+(?:of|/)\s+\d{1,4})?\W*$", re.IGNORECASE)
 _HYPHENATED = re.compile(r"[a-z]-$")
-
-
-def _double_spaced(pages: list[list[str]]) -> bool:
-    """Text extracted with a blank line after every printed line: most text lines are followed by
-    exactly one blank line and then more text."""
-    text = spaced = 0
-    for lines in pages:
-        numbers = [i for i, line in enumerate(lines) if line.strip()]
-        for i, after in zip(numbers, numbers[1:]):
-            text += 1
-            spaced += after == i + 2
-    return text >= 2 and spaced >= 0.8 * text
-
-
-def _running(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.split()).lower())
-
-
-def _without_running_lines(pages: list[list[str]]) -> list[list[str]]:
-    """Pages with their running headers and footers blanked: a page number alone ("7", "Page 7 of
-    12", "- 7 -") and a line repeated in the first or last three text lines of several pages.
-    Lines are marked RUNNING, not removed, so every other line keeps its number."""
-    edges = []
-    for lines in pages:
-        text = [i for i, line in enumerate(lines) if line.strip()]
-        edges.append(set(text[:3] + text[-3:]))
-    seen: dict[str, int] = {}
-    for lines, near in zip(pages, edges):
-        for key in {_running(lines[i]) for i in near}:
-            seen[key] = seen.get(key, 0) + 1
-    repeated = {key for key, n in seen.items() if n >= 2} if len(pages) >= 2 else set()
-    out = []
-    for lines, near in zip(pages, edges):
-        out.append([RUNNING if _PAGE_OF.match(line) or i in near and (_PAGE_NUMBER.match(line) or _running(line) in repeated) and len(pages) >= 2
-                    else line for i, line in enumerate(lines)])
-    return out
-
-
 def _closing_hashes(title: str) -> str:
     """A Markdown heading's text without its closing '#'s ("Terms ##" -> "Terms", "C#" stays)."""
     title = title.rstrip()
@@ -294,7 +255,7 @@ def _title(line: str) -> bool:
     )
 
 
-def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False, markdown: bool = False):
+def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False, markdown: bool = False, unwrapped: bool = False):
     """(text, segments, is_heading) for each paragraph, in order; a segment is (offset in the text,
     line, column, page: 0 when not `paged`) for each source line the paragraph joins, so memory grows with lines, not
     characters.
@@ -305,26 +266,32 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
     them too), so a definition list or "Customer shall not: - ...; - ..." is one clause. A heading
     is a Markdown heading, a bold-only Markdown line ("**4. Delivery**"), or a short line standing
     alone without closing punctuation ("4. DELIVERY").
+
+    A table (Markdown rows, or cells between tabs) is a paragraph of its own, its rows joined by line
+    breaks and its header row no heading. A note ("Note: ...", "* Excludes ...", "[1] ...") starts a
+    paragraph. In `unwrapped` text (a web page saved as text) each line ends its paragraph, except a
+    lead-in ending with a colon, which keeps the short lines after it as its items.
     """
     out = []
     text: list[str] = []
     where: list[tuple] = []
-    state = {"lines": 0, "bullet": False, "heading": False, "listing": False, "length": 0}
+    state = {"lines": 0, "bullet": False, "heading": False, "listing": False, "length": 0, "table": False}
 
     def close():
         if text:
             body = "".join(text)
-            out.append((body, list(where), state["heading"] or (state["lines"] == 1 and not state["bullet"] and _title(body))))
+            alone = state["lines"] == 1 and not state["bullet"] and not state["table"]
+            out.append((body, list(where), state["heading"] or (alone and _title(body))))
         text.clear()
         where.clear()
-        state.update(lines=0, bullet=False, heading=False, listing=False, length=0)
+        state.update(lines=0, bullet=False, heading=False, listing=False, length=0, table=False)
 
     def add(body: str, number: int, column: int, page: int):
-        if text and _HYPHENATED.search(text[-1]) and body[:1].islower():
+        if text and _HYPHENATED.search(text[-1]) and body[:1].islower() and not state["table"]:
             text[-1] = text[-1][:-1]  # "reason-" + "able": a word hyphenated across lines
             state["length"] -= 1
         elif text:
-            text.append(" ")
+            text.append("\n" if state["table"] else " ")  # a table's rows stay rows
             state["length"] += 1
         where.append((state["length"], number, column, page))
         text.append(body)
@@ -370,6 +337,20 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
             if found and _bold_title(found.group("title")):
                 heading(found.group("title").strip(), number, found.start("title") + 1, page)
                 continue
+            numbered = _NUMBER.match(line)
+            row = table_row(line, bool(numbered))
+            if row or state["table"]:
+                if not state["table"] or not row:
+                    close()
+                if row == "rule":
+                    continue  # the line under a table's header row: no text
+                if row:
+                    state["table"] = True
+                    start = len(line) - len(line.lstrip())
+                    add(line[start:], number, start + 1, page)
+                    continue
+            if text and (note(line) or unwrapped and state["listing"] and _ends_items(line, numbered, lines, following[number - 1])):
+                close()  # a note is no end of the sentence before it; a long line ends a lead-in's items
             if state["lines"] == 1 and not state["bullet"] and _title("".join(text)):
                 close()
             bullet = _BULLET.match(line)
@@ -377,13 +358,24 @@ def _paragraphs(pages: list[list[str]], paged: bool, double_spaced: bool = False
             nested = state["bullet"] and line[:2].isspace()
             if bullet and text and (state["listing"] or text[-1].rstrip().endswith(":") or nested):
                 state["listing"] = True  # an item of the lead-in's list, or nested under a bullet
-            elif ends and (bullet or _NUMBER.match(line)):
+            elif ends and (bullet or numbered):
                 close()
             start = bullet.end() if bullet else len(line) - len(line.lstrip())
             state["bullet"] = state["bullet"] or bool(bullet and not text)
             add(line[start:], number, start + 1, page)
+            if unwrapped and line.endswith(":"):
+                state["listing"] = True  # a lead-in: its items follow, one a line
+            elif unwrapped and not state["listing"]:
+                close()
     close()
     return out
+
+
+def _ends_items(line: str, numbered, lines: list[str], after) -> bool:
+    """Whether `line` of a web page saved as text ends a lead-in's items: a paragraph-long line (over 150 characters), a
+    numbered section, or a heading (a title line over a paragraph-long line)."""
+    long = len(line) > 150
+    return long or bool(numbered and numbered.group("digits")) or (after is not None and len(lines[after]) > 150 and _title(line))
 
 
 _MODAL_VERB = re.compile(r"\b(?:shall|will|must|may|agrees?|undertakes?|warrants?)\b", re.IGNORECASE)

@@ -41,7 +41,8 @@ SPLITS = {
     **{f"blind-{n}": (HERE / f"blind-{n}.yaml",) for n in (21, 22, 26, 27, 28, 29, 30, 31)},
 }
 REAL = {
-    "real-dev": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4")),
+    "real-dev": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
+        "commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4", "far-52-237-3")),
     "real-blind": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-cloud-addendum", "bonterms-cloud-terms")),
 }
 SYNTHETIC = tuple(SPLITS)
