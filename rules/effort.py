@@ -17,7 +17,7 @@ _DETERMINED = re.compile(
     r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
     re.IGNORECASE,
 )
-_MANNER = re.compile(r"\s+(?:manner|way|fashion|time\w*|period|basis)\b", re.IGNORECASE)  # how a thing is done: effort
+_MANNER = re.compile(r"(?<!\s)\s+(?:manner|way|fashion|time\w*|period|basis)\b", re.IGNORECASE)  # how a thing is done: effort
 _ASKS = re.compile(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages?|urges?)\s+(?:the\s+)?([\w'’]+(?:\s+[A-Z][\w'’]+)?)\s+to\b[^.;]{0,40}$", re.IGNORECASE)
 _PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
@@ -26,7 +26,7 @@ _NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:
 _ASIDE = re.compile(r",.*,|\s+to$")  # what a finding quotes of effort words: not ", where practicable," nor a trailing "to"
 _CLASS_BEFORE = re.compile(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$", re.IGNORECASE)  # "Shared Queue (best effort)"
 _QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
-_SERVICE_CLASS = re.compile(r"\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
+_SERVICE_CLASS = re.compile(r"(?<!\s)\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
 
 
 # the effort words the learned reading needs in a sentence before it may confirm it (its anchor)

@@ -140,7 +140,7 @@ def parties(contract, extra: dict | None = None) -> Parties:
     return Parties(frozenset(vendor), frozenset(customer - vendor))
 
 
-_LEGAL_FORM = re.compile(r"[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
+_LEGAL_FORM = re.compile(r"(?<![\s,])[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
 _OF_PLACE = re.compile(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S", re.IGNORECASE)
 # first words that are no name of their own: "University of ...", "National ...", "Global ..."
 _GENERIC_FIRST = {"university", "college", "institute", "national", "international", "global", "united", "general", "first", "american",

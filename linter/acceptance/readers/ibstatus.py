@@ -8,7 +8,7 @@ from clusterlint.acceptance.base import Reader, Unreadable, lines_of, number
 from clusterlint.acceptance.readers.ibstat import nic
 
 _DEVICE = re.compile(r"^Infiniband device '([^']+)' port (\d+) status:")
-_RATE = re.compile(r"(\S+) Gb/sec")
+_RATE = re.compile(r"(?<!\S)(\S+) Gb/sec")
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:
