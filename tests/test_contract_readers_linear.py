@@ -29,7 +29,7 @@ from clusterlint.check import Options, check
 # characters costs a constant factor, not a power of the input.
 BOUNDED = {
     "clusterlint.readers.prose._RULE": "each repeat ends in the backreferenced mark, which a space cannot match: one way to split",
-    "clusterlint.readers.prose._FRONT_KEY": "the value is at most 200 characters, and only front-matter lines are read",
+    "clusterlint.readers.layout._FRONT_KEY": "the value is at most 200 characters, and only front-matter lines are read",
     "clusterlint.rules.clauses.REMEDY": "the words between the verb and 'fees' are at most 40 characters",
     "clusterlint.rules.contract.REMEDY": "the same object as clusterlint.rules.clauses.REMEDY",
     "clusterlint.rules.contract._TERMINATION": "the words around 'terminate' are at most 80 characters",

@@ -114,3 +114,55 @@ def unwrapped(pages: list[list[str]]) -> bool:
     blank = len(lines) - len(text)
     long = sum(len(line) > 120 for line in text)
     return blank < 0.1 * len(text) and long >= max(2, 0.15 * len(text))
+
+
+_YAMLISH = re.compile(r"^(?:[\w-]{1,40}[ \t]*:(?:\s|$)|[ \t]|-[ \t]|#)")  # a key, a continuation, a list item, a comment
+_FRONT_KEY = re.compile(r"^(?P<key>[A-Za-z][\w-]{0,40})[ \t]*:[ \t]*(?P<value>.{0,200}?)[ \t]*$")
+
+
+def front_matter(lines: list[str]) -> tuple[list[str], dict]:
+    """A Markdown file's YAML front matter (between '---' lines at its top) blanked, so it is no
+    clause, and its plain `key: value` lines: {key: (value, line, column of the value)}."""
+    if not lines or lines[0].strip() != "---":
+        return lines, {}
+    for end in range(1, min(len(lines), 200)):
+        if lines[end].strip() in ("---", "..."):
+            break
+    else:
+        return lines, {}
+    if not all(_YAMLISH.match(line) for line in lines[1:end] if line.strip()):
+        return lines, {}  # a thematic break over prose, not front matter
+    keys = {}
+    for number in range(1, end):
+        match = _FRONT_KEY.match(lines[number])
+        if match:
+            value = match.group("value").strip("\"'")
+            keys[match.group("key").lower()] = (value, number + 1, match.start("value") + 1)
+    return [""] * (end + 1) + lines[end + 1 :], keys
+
+
+_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+
+
+def without_comments(lines: list[str]) -> list[str]:
+    """Lines with their HTML comments (on one line or across several) turned to spaces: a comment is
+    no clause and no heading, and every other character keeps its column."""
+    out, open_ = [], False
+    for line in lines:
+        if not open_ and _COMMENT_OPEN not in line:
+            out.append(line)
+            continue
+        chars, i = list(line), 0
+        while i < len(line):
+            if open_:
+                end = line.find(_COMMENT_CLOSE, i)
+                stop = len(line) if end < 0 else end + len(_COMMENT_CLOSE)
+                chars[i:stop] = " " * (stop - i)
+                open_, i = end < 0, stop
+            else:
+                start = line.find(_COMMENT_OPEN, i)
+                if start < 0 or (line.find(_COMMENT_CLOSE, start + 4) < 0 and line[:start].strip()):
+                    break  # no comment, or an unclosed "<!--" inside a line: text, as Markdown reads it
+                open_, i = True, start
+        out.append("".join(chars))
+    return out

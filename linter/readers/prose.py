@@ -11,7 +11,17 @@ from __future__ import annotations
 import os
 import re
 
-from clusterlint.readers.layout import RUNNING, double_spaced, note, numbered_margin, table_row, unwrapped, without_running_lines
+from clusterlint.readers.layout import (
+    RUNNING,
+    double_spaced,
+    front_matter,
+    note,
+    numbered_margin,
+    table_row,
+    unwrapped,
+    without_comments,
+    without_running_lines,
+)
 from clusterlint.readers.loader import Document, LoadedFile, Problem, decode, too_big
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(\S.*)$")  # closing #s are stripped after: no backtracking over spaces
@@ -59,8 +69,8 @@ def read_pages(texts: list[str], file: str) -> LoadedFile:
     front: dict = {}
     readable = pages
     if markdown and pages:
-        first, front = _front_matter(pages[0])
-        readable = [_without_comments(lines) for lines in [first, *pages[1:]]]
+        first, front = front_matter(pages[0])
+        readable = [without_comments(lines) for lines in [first, *pages[1:]]]
     readable = numbered_margin(without_running_lines(readable))
     paragraphs = _paragraphs(readable, paged, not markdown and double_spaced(pages), markdown, unwrapped(readable))
     if not paragraphs:
@@ -162,58 +172,6 @@ def _successor(previous: str, item: str) -> bool:
     if previous in _ROMANS and item in _ROMANS and _ROMANS.index(item) == _ROMANS.index(previous) + 1:
         return True
     return len(previous) == len(item) == 1 and ord(item) == ord(previous) + 1
-
-
-_YAMLISH = re.compile(r"^(?:[\w-]{1,40}[ \t]*:(?:\s|$)|[ \t]|-[ \t]|#)")  # a key, a continuation, a list item, a comment
-_FRONT_KEY = re.compile(r"^(?P<key>[A-Za-z][\w-]{0,40})[ \t]*:[ \t]*(?P<value>.{0,200}?)[ \t]*$")
-
-
-def _front_matter(lines: list[str]) -> tuple[list[str], dict]:
-    """A Markdown file's YAML front matter (between '---' lines at its top) blanked, so it is no
-    clause, and its plain `key: value` lines: {key: (value, line, column of the value)}."""
-    if not lines or lines[0].strip() != "---":
-        return lines, {}
-    for end in range(1, min(len(lines), 200)):
-        if lines[end].strip() in ("---", "..."):
-            break
-    else:
-        return lines, {}
-    if not all(_YAMLISH.match(line) for line in lines[1:end] if line.strip()):
-        return lines, {}  # a thematic break over prose, not front matter
-    keys = {}
-    for number in range(1, end):
-        match = _FRONT_KEY.match(lines[number])
-        if match:
-            value = match.group("value").strip("\"'")
-            keys[match.group("key").lower()] = (value, number + 1, match.start("value") + 1)
-    return [""] * (end + 1) + lines[end + 1 :], keys
-
-
-_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
-
-
-def _without_comments(lines: list[str]) -> list[str]:
-    """Lines with their HTML comments (on one line or across several) turned to spaces: a comment is
-    no clause and no heading, and every other character keeps its column."""
-    out, open_ = [], False
-    for line in lines:
-        if not open_ and _COMMENT_OPEN not in line:
-            out.append(line)
-            continue
-        chars, i = list(line), 0
-        while i < len(line):
-            if open_:
-                end = line.find(_COMMENT_CLOSE, i)
-                stop = len(line) if end < 0 else end + len(_COMMENT_CLOSE)
-                chars[i:stop] = " " * (stop - i)
-                open_, i = end < 0, stop
-            else:
-                start = line.find(_COMMENT_OPEN, i)
-                if start < 0 or (line.find(_COMMENT_CLOSE, start + 4) < 0 and line[:start].strip()):
-                    break  # no comment, or an unclosed "<!--" inside a line: text, as Markdown reads it
-                open_, i = True, start
-        out.append("".join(chars))
-    return out
 
 
 # Lines end at \n, \r\n or \r only: a form feed (a PDF's page break) or a vertical tab is a
