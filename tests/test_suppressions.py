@@ -167,7 +167,7 @@ CLUSTER_ONLY = "".join(QUOTE.splitlines(keepends=True)[:33])  # no workload: ACC
      [("SUP002", 19, 27, "unused suppression: no NET001 finding on line 19")],
      [("NET003", 19, "accepted", 19)]),
     (with_comment(QUOTE, 0, "# clusterlint: ignore[NET001] accepted", own_line=True), [],
-     [("SUP002", 62, 1, "unused suppression: no NET001 finding on the line after it (there is none)")],
+     [("SUP002", 63, 1, "unused suppression: no NET001 finding on the line after it (there is none)")],
      []),
     (with_comment(QUOTE, NIC, "# clusterlint: ignore[NET999, NET03, net003] accepted"), [],
      [("SUP002", 19, 27, "suppression names unknown rule 'NET999'"),
