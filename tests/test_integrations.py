@@ -50,7 +50,7 @@ def test_pre_commit_runs_the_hook_and_blocks_a_flawed_quote(tmp_path):
     command = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "clusterlint", "--all-files"]
     failed = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "quote.yaml:19:26: NET004 [error]" in failed.stdout
+    assert "quote.yaml:16:43: CPU001 [error]" in failed.stdout
     assert "Not linted (1 file with no clusterlint document): ci.yaml" in failed.stdout
     (repo / "quote.yaml").write_text(FIXED, encoding="utf-8")
     _git(repo, "add", ".")
@@ -103,13 +103,13 @@ def test_action_step_writes_annotations_summary_sarif_and_outputs(tmp_path):
     result, output, summary, sarif = _run_step(tmp_path, paths="specs/budget-pcie-nfs.yaml specs/gcp-a3-highgpu-8g.yaml",
                                                workload="specs/llama70b-pretrain.yaml", sarif_file=str(sarif_file))
     assert result.returncode == 1, result.stderr
-    assert "::error file=specs/budget-pcie-nfs.yaml,line=19,col=26,title=NET004 no-rdma-fabric::" in result.stdout
+    assert "::error file=specs/budget-pcie-nfs.yaml,line=16,col=43,title=CPU001 too-few-cpu-cores::" in result.stdout
     assert summary.read_text(encoding="utf-8").startswith("# clusterlint review")
     document = json.loads(sarif_file.read_text(encoding="utf-8"))
     schema = json.loads((ROOT / "tests" / "vendor" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(schema).validate(document)
     outputs = dict(line.split("=", 1) for line in output.read_text(encoding="utf-8").splitlines())
-    assert outputs == {"score": "32.5", "findings": str(len(document["runs"][0]["results"]))}
+    assert outputs == {"score": "62.5", "findings": str(len(document["runs"][0]["results"]))}
 
 
 def test_action_step_passes_a_good_quote_and_honours_min_score(tmp_path):
