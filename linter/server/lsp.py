@@ -36,7 +36,7 @@ from clusterlint.readers.file_kinds import YAML_SUFFIXES, is_prose
 from clusterlint.check import Options, UsageError, check
 
 RULE_DOCS = "https://github.com/clusterlint/clusterlint/blob/main/docs/rules.md#"
-DEBOUNCE = 0.05  # seconds of quiet after a change before linting
+DEBOUNCE = 0.03  # seconds of quiet after a change before linting: edits within it are linted once
 MAX_DOCUMENTS = 64  # open buffers followed at once; an editor rarely shows more
 MAX_TEXT = 2**26  # characters in all the buffers followed (64 Mi; one buffer may hold up to the 4 MiB file limit)
 EXIT_GRACE = 5.0  # seconds the server may take to stop after its input ends, before the process is ended
