@@ -262,6 +262,9 @@ def _mounts(review, params, path, system, node):
                          f"df without -T shows no type (collect findmnt -J or df -T)", severity="warning", evidence=(node.mounts[0].cite(),))
         candidates = {target: target for target in sizes}
     sized = [sizes[t] for t in candidates if t in sizes]
+    if not sized and system.capacity is not None and candidates:  # a size of 0 or none at all: nothing shows the capacity
+        yield _not_evidenced(review, path + ("capacity",), f"the capacity of {system.name!r} on node {node.host}",
+                             "df or findmnt -o SIZE output with its size")
     if sized and max(v for v, _ in sized) < system.capacity.value * params.min_ratio:
         value, biggest = max(sized, key=lambda item: item[0])
         largest = "" if len(candidates) == 1 else "its largest mount, "

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from clusterlint.acceptance.base import Fact, Reader, Unreadable, json_keys, json_lines, lines_of, listing, load_json, mapping, size, take_line
+from clusterlint.acceptance.base import Fact, Reader, Unreadable, json_keys, json_lines, lines_of, listing, load_json, mapping, number, size, take_line
 
 MAX_DEPTH = 64
+MAX_SIZE = 1e21  # bytes: a zettabyte, far beyond any filesystem a node mounts
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:
@@ -24,6 +25,8 @@ def parse(evidence, host: str, file: str, text: str) -> None:
         measured = size(raw) if isinstance(raw, str) else raw
         if raw is not None and (measured is None or isinstance(measured, bool) or not isinstance(measured, (int, float))):
             raise Unreadable(f"size {str(raw)[:40]!r} of {target} is not a size", line)
+        if measured is not None:  # bytes: 0 (a pseudo filesystem) up to a zettabyte, finite
+            measured = number(measured, line, f"size of {target}", 0, MAX_SIZE)
         fstype = entry.get("fstype")
         node.mounts.append(Fact({"target": target, "fstype": fstype if isinstance(fstype, str) else None, "size": measured}, file, line,
                                 lines[line - 1] if line <= len(lines) else ""))
