@@ -1,8 +1,8 @@
-"""Issue 35's rules case by case (REL004-REL009, SEC001, NET008, SW003, SW004, STO007, LCK005;
-STO008's table is in test_storage_cases.py): the
-gate, each severity band and each boundary, with line, column and the exact message. One quote,
-workload and contract (QUOTE) meets every threshold; a case replaces one term. Oracles by hand in
-the comments; a line and column are read off the text at the words the finding must point at."""
+"""Issue 35's rules case by case (REL004-REL009, SEC001, NET008, SW003, SW004, STO007, LCK005; STO008's
+table is in test_storage_cases.py): the gate, each severity band and each boundary, with line, column
+and the exact message. One quote, workload and contract (QUOTE) meets every threshold (STO008's too);
+a case replaces one term. Oracles by hand in the comments; a line and column are read off the text at
+the words the finding must point at."""
 
 from __future__ import annotations
 
