@@ -2412,8 +2412,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           "the workload's `dataset.size` and the quote's `storage`: with no store of "
                                           '`type: object`, a dataset from 10 TB (min_dataset) is noted (info) and from '
                                           '100 TB (warn_dataset) it is a warning; at 10 Gb/s, 10 TB takes 2.2 h to '
-                                          'upload again and 100 TB 22 h. Inference workloads and quotes that leave '
-                                          'storage out (SPEC006 asks) are skipped.',
+                                          'upload again and 100 TB 22 h. An inference workload reads no training '
+                                          'dataset and passes; a workload with no dataset size, or a quote that leaves '
+                                          'storage out (SPEC006 asks), is skipped.',
                                    'fix': 'Ask for a managed S3-compatible object store in the region: `- {name: '
                                           'bucket, type: object, purpose: [datasets]}`.',
                                    'sources': ['ClusterMAX storage criteria (out-of-the-box managed S3-compatible '
