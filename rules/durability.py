@@ -1,10 +1,13 @@
-"""STO007: the checkpoints a run cannot lose are kept on storage that survives a failure."""
+"""STO007: the checkpoints a run cannot lose are kept on storage that survives a failure; STO008: a large
+training dataset has an object store to live in."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from clusterlint.engine.review import Skip, check
+from clusterlint.model import units
+from clusterlint.model.base import Size
 
 from clusterlint.rules.common import Params, shared_storage
 
@@ -39,3 +42,31 @@ def unprotected_checkpoints(review, params):
             f"checkpoints on {store.name!r} have durability {kept}, no snapshots and no backup: one failed server "
             "can take the run's checkpoints, and the weeks of training behind them, with it",
         )
+
+
+class DatasetSizes(Params):
+    min_dataset: Size = Field(description="Dataset size from which a quote with no object store is noted (info).")
+    warn_dataset: Size = Field(description="Dataset size from which a quote with no object store is a warning.")
+
+
+@check(DatasetSizes)
+def no_object_storage(review, params):
+    workload = review.workload.spec
+    if workload.task == "inference":
+        return  # serving reads no training dataset: nothing to ask
+    size = workload.dataset.size if workload.dataset is not None else None
+    if size is None:
+        raise Skip("the workload states no dataset size")
+    stores = review.cluster.spec.storage
+    if stores is None:
+        raise Skip("the quote states no storage (SPEC006 asks)")
+    if any(s.type == "object" for s in stores) or size.value < params.min_dataset.value:
+        return
+    bar = params.warn_dataset if size.value >= params.warn_dataset.value else params.min_dataset
+    yield review.hit(
+        "Cluster", ("spec", "storage"),
+        f"the quote states no object store for the workload's {units.human(size.value, 'size')} dataset "
+        f"(one is asked for from {units.human(bar.value, 'size')}): the dataset is kept on working storage and uploaded "
+        "again to every new cluster; ask for managed S3-compatible object storage",
+        severity="warning" if bar is params.warn_dataset else "info",
+    )

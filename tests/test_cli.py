@@ -44,10 +44,10 @@ def test_json_is_stable_and_complete():
 def test_skipped_rules_are_reported_not_passed():
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"))
     assert "needs Workload document" not in out  # a count per file by default
-    assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; not run: REL, CON, CST, DLV, SEC; 38 skipped)" in out and "--show-skipped lists them" in out
+    assert "specs/gcp-a3-highgpu-8g.yaml: 87.5/100 B  (NET 92.5 STO 95; not run: REL, CON, CST, DLV, SEC; 39 skipped)" in out and "--show-skipped lists them" in out
     code, out, _ = run_cli("check", str(SPECS / "gcp-a3-highgpu-8g.yaml"), "--show-skipped")
-    assert "Skipped in specs/gcp-a3-highgpu-8g.yaml (38 rules, not run, so not passed):" in out
-    assert "ACC001, ACC002, ACC004, ACC005, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005, STO007: needs Workload document" in out
+    assert "Skipped in specs/gcp-a3-highgpu-8g.yaml (39 rules, not run, so not passed):" in out
+    assert "ACC001, ACC002, ACC004, ACC005, CST001, CST002, NET001, NET002, NET007, STO002, STO003, STO005, STO007, STO008: needs Workload document" in out
     assert "REL001: a rented cluster's spares depend on the contract's replacement SLA: needs a Contract document" in out
     assert "CST003, LCK005: needs Contract and Workload documents" in out
 
@@ -104,6 +104,6 @@ def test_rule_and_rules_and_catalog_commands():
     assert "`warn_below` = `400Gbps`" in out
     assert run_cli("rule", "low-inter-node-bandwidth")[1] == out
     listing = run_cli("rules")[1].splitlines()
-    assert len(listing) == len(builtin_rules()) == 86 and listing[0].startswith("ACC001")
+    assert len(listing) == len(builtin_rules()) == 87 and listing[0].startswith("ACC001")
     catalog = run_cli("catalog")[1]
     assert "TPU-v5p" in catalog and "Google Cloud" in catalog and "https://" in catalog

@@ -1,7 +1,8 @@
-"""Issue 35's rules case by case (REL004-REL009, SEC001, NET008, SW003, SW004, STO007, LCK005): the
-gate, each severity band and each boundary, with line, column and the exact message. One quote,
-workload and contract (QUOTE) meets every threshold; a case replaces one term. Oracles by hand in
-the comments; a line and column are read off the text at the words the finding must point at."""
+"""Issue 35's rules case by case (REL004-REL009, SEC001, NET008, SW003, SW004, STO007, LCK005; STO008's
+table is in test_storage_cases.py): the gate, each severity band and each boundary, with line, column
+and the exact message. One quote, workload and contract (QUOTE) meets every threshold (STO008's too);
+a case replaces one term. Oracles by hand in the comments; a line and column are read off the text at
+the words the finding must point at."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ spec:
       write_bandwidth: 200GB/s
       purpose: [datasets, checkpoints]
       protection: {durability: erasure-coded, snapshots: true, backup: true}
+    - {name: bucket, type: object, purpose: [datasets]}
   software:
     orchestrator: slurm
     root_access: true
@@ -70,7 +72,7 @@ spec:
     health_checks: {active: true, passive: true, drain: true}
   exit: {termination_for_convenience: true, data_export: export on request, export_allowance: 30TB}
 """
-RULES = ("REL004", "REL005", "REL006", "REL007", "REL008", "REL009", "SEC001", "NET008", "SW003", "SW004", "STO007", "LCK005")
+RULES = ("REL004", "REL005", "REL006", "REL007", "REL008", "REL009", "SEC001", "NET008", "SW003", "SW004", "STO007", "STO008", "LCK005")
 
 
 def _report(tmp_path, *changes):

@@ -114,6 +114,7 @@ MESSAGES = {
     'REL009': 'the vendor does not drain a node that fails them: a failing node keeps taking jobs and crashing them',
     'SEC001': 'neither the contract nor the quote names a security attestation (SOC 2 Type II, ISO 27001): nobody outside has audited how your data and fabric are guarded',
     'STO007': "checkpoints on 'shared' have durability single-copy, no snapshots and no backup: one failed server can take the run's checkpoints, and the weeks of training behind them, with it",
+    'STO008': "the quote states no object store for the workload's 200 TB dataset (one is asked for from 100 TB): the dataset is kept on working storage and uploaded again to every new cluster; ask for managed S3-compatible object storage",
     'SW003': 'slurm needs a CPU login and controller node and the quote has service nodes with roles storage: users would log in to, and slurmctld would run on, a GPU node',
     'SW004': 'the monitoring offered lacks dcgm-exporter, xid-alerts: you learn of a failing GPU when the job crashes',
     "UNI003": 'intra-node bandwidth 7200GB/s is the node aggregate (8 x 900 GB/s), not the per-accelerator figure clusterlint expects',

@@ -1,4 +1,4 @@
-"""STO001-STO006 case by case: the gate, each severity band and each boundary, with line, column,
+"""STO001-STO006 and STO008 case by case: the gate, each severity band and each boundary, with line, column,
 the exact message and the exact evidence (oracles computed by hand in the comments)."""
 
 from __future__ import annotations
@@ -313,6 +313,56 @@ def test_sto006_unstated_drives_are_asked_about(tmp_path):
     assert findings(report, "STO006") == [] and skips(report, "STO006") == ["the quote does not state the nodes' local drives (see SPEC006)"]
 
 
+# ---------------------------------------------------------------- STO008: info from 10 TB, warning from 100 TB
+
+def _sto008(size, bar):
+    return (f"the quote states no object store for the workload's {size} dataset (one is asked for from {bar}): the dataset is "
+            "kept on working storage and uploaded again to every new cluster; ask for managed S3-compatible object storage")
+
+
+@pytest.mark.parametrize("stores, size, task, expected", [
+    (["name: shared, type: lustre"], "9.99TB", "training", []),  # below min_dataset: small enough to re-stage
+    (["name: shared, type: lustre"], "10TB", "training", [("info", _sto008("10 TB", "10 TB"))]),  # the boundary is inclusive
+    (["name: shared, type: lustre"], "99.9TB", "finetuning", [("info", _sto008("99.9 TB", "10 TB"))]),
+    (["name: shared, type: lustre"], "100TB", "training", [("warning", _sto008("100 TB", "100 TB"))]),
+    (["name: shared, type: lustre"], "1PB", "training", [("warning", _sto008("1 PB", "100 TB"))]),
+    (["name: shared, type: lustre", "name: bucket, type: object, purpose: [datasets]"], "1PB", "training", []),  # an object store
+    (["name: bucket, type: object, posix_mount: true"], "1PB", "training", []),
+])
+def test_sto008_cases(tmp_path, stores, size, task, expected):
+    # `storage:` is line 16, column 3
+    report = _report(tmp_path, _stores(*stores), task=task, data=f"  dataset: {{size: {size}}}\n")
+    assert [(severity, line, column, message) for severity, line, column, message, _ in findings(report, "STO008")] == \
+        [(severity, 16, 3, message) for severity, message in expected]
+
+
+def test_sto008_inference_reads_no_training_dataset(tmp_path):
+    report = _report(tmp_path, "  storage: []\n", task="inference", data="  dataset: {size: 1PB}\n")
+    assert findings(report, "STO008") == [] and skips(report, "STO008") == []  # not applicable: passed, not skipped
+
+
+def test_sto008_points_at_an_empty_storage_list(tmp_path):
+    report = _report(tmp_path, "  storage: []\n", data="  dataset: {size: 100TB}\n")
+    assert [(s, line, column) for s, line, column, *_ in findings(report, "STO008")] == [("warning", 16, 3)]
+
+
+@pytest.mark.parametrize("storage, task, data, workload, reason", [
+    ("  storage: []\n", "training", DATA, False, "needs Workload document"),
+    ("  storage: []\n", "training", "", True, "the workload states no dataset size"),
+    ("  storage: []\n", "training", "  dataset: {files: 400000}\n", True, "the workload states no dataset size"),
+    ("", "training", "  dataset: {size: 1PB}\n", True, "the quote states no storage (SPEC006 asks)"),
+])
+def test_sto008_gate(tmp_path, storage, task, data, workload, reason):
+    report = _report(tmp_path, storage, task=task, data=data, workload=workload)
+    assert findings(report, "STO008") == [] and skips(report, "STO008") == [reason]
+
+
+def test_sto008_thresholds_are_configurable(tmp_path):
+    report = _report(tmp_path, _stores("name: shared, type: lustre"), "--param", "STO008.min_dataset=1TB",
+                     "--param", "STO008.warn_dataset=2TB", data=DATA)
+    assert [(s, message) for s, _, _, message, _ in findings(report, "STO008")] == [("warning", _sto008("2 TB", "2 TB"))]
+
+
 @pytest.mark.parametrize("param, error", [
     ("STO002.min_ratio=1", None),
     ("STO002.min_ratio=0.99", "STO002 params.min_ratio: Input should be greater than or equal to 1"),
@@ -321,6 +371,7 @@ def test_sto006_unstated_drives_are_asked_about(tmp_path):
     ("STO003.warn_above=1", "STO003 params.warn_above: Input should be less than 1"),
     ("STO003.error_above=0", "STO003 params.error_above: Input should be greater than 0"),
     ("STO003.error_above=1", "STO003 params.error_above: Input should be less than 1"),
+    ("STO008.min_dataset=5TB", None),
 ])
 def test_configured_params_are_validated(tmp_path, param, error):
     (tmp_path / "q.yaml").write_text(cluster(NETWORK, accel=ACCEL), encoding="utf-8")

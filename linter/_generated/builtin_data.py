@@ -2395,6 +2395,44 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                              'false, backup: false}\n',
                                                       'good': '      protection: {durability: erasure-coded, '
                                                               'snapshots: true}\n'}},
+ 'STO008-no-object-storage.yaml': {'id': 'STO008',
+                                   'name': 'no-object-storage',
+                                   'area': 'STO',
+                                   'severity': 'warning',
+                                   'weight': 5,
+                                   'check': 'clusterlint.rules.durability:no_object_storage',
+                                   'params': {'min_dataset': '10TB', 'warn_dataset': '100TB'},
+                                   'needs': ['Cluster', 'Workload'],
+                                   'summary': 'A large training dataset and no object storage in the quote.',
+                                   'why': 'A training dataset is uploaded once and read by every run; an S3-compatible '
+                                          'object store beside the cluster keeps it durable, shared across jobs and '
+                                          'clusters, and outside the parallel filesystem, which holds working data and '
+                                          'is sized and priced for speed. ClusterMAX lists out-of-the-box managed '
+                                          'S3-compatible object storage among its storage requirements. The rule reads '
+                                          "the workload's `dataset.size` and the quote's `storage`: with no store of "
+                                          '`type: object`, a dataset from 10 TB (min_dataset) is noted (info) and from '
+                                          '100 TB (warn_dataset) it is a warning; at 10 Gb/s, 10 TB takes 2.2 h to '
+                                          'upload again and 100 TB 22 h. An inference workload reads no training '
+                                          'dataset and passes; a workload with no dataset size, or a quote that leaves '
+                                          'storage out (SPEC006 asks), is skipped.',
+                                   'fix': 'Ask for a managed S3-compatible object store in the region: `- {name: '
+                                          'bucket, type: object, purpose: [datasets]}`.',
+                                   'sources': ['ClusterMAX storage criteria (out-of-the-box managed S3-compatible '
+                                               'object storage; published durability for every tier, e.g. 11 nines for '
+                                               'object storage): https://www.clustermax.ai/criteria/storage',
+                                               'SemiAnalysis, ClusterMAX 2.0: The Industry Standard GPU Cloud Rating '
+                                               'System (2025-11-06): '
+                                               'https://newsletter.semianalysis.com/p/clustermax-20-the-industry-standard',
+                                               'Crusoe Cloud, Object Storage overview (S3-compatible storage for '
+                                               'datasets and checkpoints beside the GPUs): '
+                                               'https://docs.crusoecloud.com/storage/object-storage/overview'],
+                                   'examples': {'bad': '  storage:\n'
+                                                       '    - {name: shared, type: lustre, capacity: 1PB, purpose: '
+                                                       '[datasets, checkpoints]}\n',
+                                                'good': '  storage:\n'
+                                                        '    - {name: shared, type: lustre, capacity: 1PB, purpose: '
+                                                        '[checkpoints]}\n'
+                                                        '    - {name: bucket, type: object, purpose: [datasets]}\n'}},
  'SUP001-suppression-without-reason.yaml': {'id': 'SUP001',
                                             'name': 'suppression-without-reason',
                                             'area': 'SUP',
