@@ -74,6 +74,9 @@ def _joined(alternatives: list[str]) -> str:
     return r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])"
 
 
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")  # (?i) and the like; a scoped (?i:...) has a colon
+
+
 def check_phrases(value: list[str]) -> None:
     """Refuse a phrase list that does not compile, alone or together, or that can take more than
     linear time on long text (ValueError with the reason)."""
@@ -82,6 +85,9 @@ def check_phrases(value: list[str]) -> None:
             re.compile(phrase)
         except re.error as exc:
             raise ValueError(f"phrase {phrase!r} is not a valid regular expression: {exc}") from None
+        if _GLOBAL_FLAGS.search(phrase):  # joined with the others it would sit mid-pattern (an error since Python 3.11)
+            raise ValueError(f"phrase {phrase!r} sets flags for the whole pattern; the phrases are joined into one and matched "
+                             f"ignoring case already: write (?i:...) to scope a flag to the phrase")
     if not value:
         raise ValueError("name at least one phrase")
     from clusterlint.engine.backtracking import problem

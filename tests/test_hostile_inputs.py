@@ -54,7 +54,9 @@ def test_an_output_that_is_a_hard_link_to_an_input_is_refused(tmp_path):
 def test_a_step_summary_that_cannot_be_written_is_a_warning(tmp_path, monkeypatch, where):
     (tmp_path / "folder").mkdir()
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / where))
-    code, out, err = run_cli("check", str(SPEC), "--format", "github")
+    done = subprocess.run([sys.executable, "-m", "clusterlint", "check", str(SPEC), "--format", "github"],
+                          capture_output=True, text=True, timeout=120)  # a process: its standard error as the job's log has it
+    code, out, err = done.returncode, done.stdout, done.stderr
     assert code == 1  # as without the summary: the quote has errors
     assert "::error " in out
     assert f"clusterlint: warning: {tmp_path / where}: cannot write the job summary ($GITHUB_STEP_SUMMARY)" in err

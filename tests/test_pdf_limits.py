@@ -49,12 +49,13 @@ def test_a_page_tree_loop_is_refused(tmp_path):
     assert messages(tmp_path, data) == [("SPEC001", 1, "the PDF's page tree has over 4,000 entries (a loop?): not reviewed")]
 
 
-@pytest.mark.parametrize("name, message", [
-    ("FooDecode", "cannot read the PDF: Unsupported filter /FooDecode; save it again with standard compression"),
-    ("JBIG2Decode", "cannot read the PDF: it needs a decoder that is not installed (jbig2dec binary is not available.)"),
-])
-def test_unsupported_filters_are_a_finding(tmp_path, name, message):
-    assert messages(tmp_path, one_page_pdf(filter_name=name)) == [("SPEC001", 1, message)]
+@pytest.mark.parametrize("name", ["FooDecode", "JBIG2Decode"])
+def test_unsupported_filters_are_a_finding(tmp_path, name):
+    # clusterlint's words around the PDF library's own (which vary by its version): one SPEC001 naming the filter
+    [(rule, line, message)] = messages(tmp_path, one_page_pdf(filter_name=name))
+    assert (rule, line) == ("SPEC001", 1)
+    assert message.startswith("cannot read the PDF: a stream ") and message.endswith("; save it again with standard compression")
+    assert name[:5].lower() in message.lower()
 
 
 def test_extracted_text_is_capped(tmp_path, monkeypatch):

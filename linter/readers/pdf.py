@@ -60,13 +60,15 @@ def pages(data: bytes) -> list[str]:
         if str(exc).startswith(("the PDF", "not a PDF")):
             raise
         raise ValueError(f"cannot read the PDF (ValueError: {exc})") from None
-    except NotImplementedError as exc:  # an unsupported stream filter, e.g. /FooDecode
-        raise ValueError(f"cannot read the PDF: {exc}; save it again with standard compression") from None
+    except NotImplementedError as exc:  # an unsupported stream filter, e.g. /FooDecode (pypdf's words in brackets)
+        raise ValueError(f"cannot read the PDF: a stream uses a filter the reader does not support ({exc}); "
+                         "save it again with standard compression") from None
     except PdfReadError as exc:
         raise ValueError(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
     except Exception as exc:  # pypdf on hostile input: JBIG2 without its decoder, broken objects, recursion
         if type(exc).__name__ == "DependencyError":
-            raise ValueError(f"cannot read the PDF: it needs a decoder that is not installed ({exc})") from None
+            raise ValueError(f"cannot read the PDF: a stream needs a decoder that is not installed ({exc}); "
+                             "save it again with standard compression") from None
         raise ValueError(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
 
 
