@@ -22,8 +22,12 @@ def _at(review):
     return ("spec", "node_pools", i, "name")
 
 
-def _gpus(node):
-    return sorted(node.gpus.values(), key=lambda g: str(g["id"].value))
+def _each_gpu(review):
+    """(where the findings point, "node H GPU ID", the GPU's facts) for every GPU in the evidence, by node and id."""
+    path = _at(review)
+    for node in _nodes(review):
+        for gpu in sorted(node.gpus.values(), key=lambda g: str(g["id"].value)):
+            yield path, f"node {node.host} GPU {gpu['id'].value}", gpu
 
 
 @check(Params)
@@ -41,20 +45,17 @@ class Memory(Params):
 
 @check(Memory)
 def memory_health(review, params):
-    path = _at(review)
-    for node in _nodes(review):
-        for gpu in _gpus(node):
-            name = f"node {node.host} GPU {gpu['id'].value}"
-            mode = gpu.get("ecc_mode")
-            if mode is not None and str(mode.value).lower() != "enabled":
-                yield review.hit("Cluster", path, f"{name} runs with ECC {str(mode.value).lower()}, expected enabled", evidence=(mode.cite(),))
-            pending = gpu.get("pending")
-            if pending is not None:
-                yield review.hit("Cluster", path, f"{name} has {pending.value}: it needs a GPU reset before its memory is whole", evidence=(pending.cite(),))
-            corrected = gpu.get("ecc_corrected_volatile")
-            if corrected is not None and corrected.value > params.max_corrected:
-                yield review.hit("Cluster", path, f"{name} corrected {corrected.value} DRAM ECC errors since the driver loaded, "
-                                 f"more than {params.max_corrected}", severity="warning", evidence=(corrected.cite(),))
+    for path, name, gpu in _each_gpu(review):
+        mode = gpu.get("ecc_mode")
+        if mode is not None and str(mode.value).lower() != "enabled":
+            yield review.hit("Cluster", path, f"{name} runs with ECC {str(mode.value).lower()}, expected enabled", evidence=(mode.cite(),))
+        pending = gpu.get("pending")
+        if pending is not None:
+            yield review.hit("Cluster", path, f"{name} has {pending.value}: it needs a GPU reset before its memory is whole", evidence=(pending.cite(),))
+        corrected = gpu.get("ecc_corrected_volatile")
+        if corrected is not None and corrected.value > params.max_corrected:
+            yield review.hit("Cluster", path, f"{name} corrected {corrected.value} DRAM ECC errors since the driver loaded, "
+                             f"more than {params.max_corrected}", severity="warning", evidence=(corrected.cite(),))
 
 
 class Link(Params):
@@ -63,17 +64,14 @@ class Link(Params):
 
 @check(Link)
 def pcie(review, params):
-    path = _at(review)
-    for node in _nodes(review):
-        for gpu in _gpus(node):
-            name = f"node {node.host} GPU {gpu['id'].value}"
-            width, top = gpu.get("pcie_width"), gpu.get("pcie_width_max")
-            if width is not None and top is not None and width.value < top.value:
-                yield review.hit("Cluster", path, f"{name} PCIe link runs at x{width.value}, the part's is x{top.value}", evidence=(width.cite(), top.cite()))
-            replays = gpu.get("replays")
-            if replays is not None and replays.value > params.max_replays:
-                yield review.hit("Cluster", path, f"{name} replayed {replays.value} PCIe transfers since reset, more than {params.max_replays}",
-                                 severity="warning", evidence=(replays.cite(),))
+    for path, name, gpu in _each_gpu(review):
+        width, top = gpu.get("pcie_width"), gpu.get("pcie_width_max")
+        if width is not None and top is not None and width.value < top.value:
+            yield review.hit("Cluster", path, f"{name} PCIe link runs at x{width.value}, the part's is x{top.value}", evidence=(width.cite(), top.cite()))
+        replays = gpu.get("replays")
+        if replays is not None and replays.value > params.max_replays:
+            yield review.hit("Cluster", path, f"{name} replayed {replays.value} PCIe transfers since reset, more than {params.max_replays}",
+                             severity="warning", evidence=(replays.cite(),))
 
 
 class Power(Params):
@@ -82,18 +80,15 @@ class Power(Params):
 
 @check(Power)
 def power(review, params):
-    path = _at(review)
-    for node in _nodes(review):
-        for gpu in _gpus(node):
-            name = f"node {node.host} GPU {gpu['id'].value}"
-            limit, rated = gpu.get("power_limit"), gpu.get("max_power_limit")
-            if limit is not None and rated is not None and limit.value < rated.value:
-                yield review.hit("Cluster", path, f"{name} power limit is {limit.value:g} W, the part's maximum is {rated.value:g} W",
-                                 evidence=(limit.cite(), rated.cite()))
-            temperature = gpu.get("temperature")
-            if temperature is not None and temperature.value > params.max_idle_temperature:
-                yield review.hit("Cluster", path, f"{name} reads {temperature.value:g} C, above {params.max_idle_temperature:g} C for a GPU at rest",
-                                 severity="warning", evidence=(temperature.cite(),))
+    for path, name, gpu in _each_gpu(review):
+        limit, rated = gpu.get("power_limit"), gpu.get("max_power_limit")
+        if limit is not None and rated is not None and limit.value < rated.value:
+            yield review.hit("Cluster", path, f"{name} power limit is {limit.value:g} W, the part's maximum is {rated.value:g} W",
+                             evidence=(limit.cite(), rated.cite()))
+        temperature = gpu.get("temperature")
+        if temperature is not None and temperature.value > params.max_idle_temperature:
+            yield review.hit("Cluster", path, f"{name} reads {temperature.value:g} C, above {params.max_idle_temperature:g} C for a GPU at rest",
+                             severity="warning", evidence=(temperature.cite(),))
 
 
 @check(Params)

@@ -24,6 +24,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from generated_module import settle  # tools/ is the script's own folder on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "linter" / "_generated" / "fast_models.py"
 ROOTS = {"Cluster": "clusterlint.model.cluster", "Contract": "clusterlint.model.contract",
@@ -254,16 +256,7 @@ def main() -> int:
     except Unknown as exc:
         print(f"generate_models: {exc}", file=sys.stderr)
         return 2
-    current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-    if options.check:
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run python tools/generate_models.py", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        TARGET.write_text(text, encoding="utf-8")
-        print(f"wrote {TARGET.relative_to(ROOT)}")
-    return 0
+    return settle(TARGET, text, options.check, ROOT, "python tools/generate_models.py")
 
 
 if __name__ == "__main__":
