@@ -7,6 +7,6 @@ the spec path of the offending value, so the engine can give its line and column
 """
 
 from clusterlint.engine.review import Skip, check
-from clusterlint.rules.common import Params
+from clusterlint.rules.params import Params
 
 __all__ = ["Params", "Skip", "check"]

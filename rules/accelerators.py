@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.estimate import sizing
 from clusterlint.model import units
 from clusterlint.engine.review import check
 
-from clusterlint.rules.common import PRECISION_BYTES, Params, ceil, fmt, memory, total_accelerators
+from clusterlint.rules.common import PRECISION_BYTES, NO_PARAMS, ceil, fmt, memory, total_accelerators
 
 
 def _pool_count_path(review):
@@ -34,12 +32,7 @@ def _shortfall(review, need_bytes: float, need_text: str):
         )
 
 
-class TrainingMemory(Params):
-    bytes_per_parameter: float = Field(gt=0, description="Bytes of training state per parameter: mixed-precision AdamW keeps 8 optimizer + 4 gradient + 4+2 weight bytes.")
-    overhead: float = Field(ge=1, description="Multiplier for activations and buffers on top of the training state.")
-
-
-@check(TrainingMemory)
+@check("clusterlint.rules.params:TrainingMemory")
 def too_few_for_training(review, params):
     spec = review.workload.spec
     if spec.task == "inference":
@@ -84,11 +77,7 @@ def _zero_stage_shortfall(review, params):
         )
 
 
-class InferenceMemory(Params):
-    overhead: float = Field(ge=1, description="Multiplier for the KV cache and buffers on top of the weights.")
-
-
-@check(InferenceMemory)
+@check("clusterlint.rules.params:InferenceMemory")
 def too_few_for_inference(review, params):
     spec = review.workload.spec
     if spec.task != "inference":
@@ -103,11 +92,7 @@ def too_few_for_inference(review, params):
     )
 
 
-class SparseClaim(Params):
-    ratio: float = Field(gt=1, description="A quoted figure at or above this multiple of the catalog's dense figure is the sparse one (2:4 sparsity doubles it).")
-
-
-@check(SparseClaim)
+@check("clusterlint.rules.params:SparseClaim")
 def sparse_tflops_claim(review, params):
     for i, pool in enumerate(review.cluster.spec.node_pools):
         quoted = pool.accelerator.quoted_tflops or {}
@@ -125,11 +110,7 @@ def sparse_tflops_claim(review, params):
                 )
 
 
-class Mfu(Params):
-    max_mfu: float = Field(gt=0, le=1, description="Highest model FLOPS utilisation a plan may assume.")
-
-
-@check(Mfu)
+@check("clusterlint.rules.params:Mfu")
 def optimistic_mfu(review, params):
     mfu = review.workload.spec.assumed_mfu
     if review.cluster is not None and mfu is not None:
@@ -143,8 +124,7 @@ def optimistic_mfu(review, params):
         )
 
 
-
-@check(Params)
+@check(NO_PARAMS)
 def allocation_exceeds_pool(review, params):
     """The workload's placement names a pool the cluster lacks, or asks for more accelerators than its pool has."""
     spec = review.workload.spec

@@ -24,7 +24,7 @@ from pydantic import Field, field_validator
 from clusterlint.contracts.sentences import per_sentence, spans
 from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of  # noqa: F401  (kind_of: re-exported for the rules)
 from clusterlint.contracts.texts import Text, texts  # noqa: F401  (re-exported for the rules)
-from clusterlint.rules.common import Params
+from clusterlint.rules.params import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from clusterlint.estimate import storage
 from clusterlint.engine.review import PartSkip, Skip
 from clusterlint.estimate.sizing import PRECISION_BYTES, ceil, fmt  # noqa: F401  (the sizing model's, re-exported for the checks)
@@ -11,10 +9,7 @@ from clusterlint.estimate.storage import shared_storage  # noqa: F401
 from clusterlint.estimate.traffic import inter_node_per_accelerator, scale_up_domain  # noqa: F401
 
 
-class Params(BaseModel):
-    """Base of every check's parameters: unknown keys are errors, defaults are validated too."""
-
-    model_config = ConfigDict(extra="forbid", validate_default=True, frozen=True, defer_build=True, allow_inf_nan=False)
+NO_PARAMS = "clusterlint.rules.params:Params"  # a check without parameters: any param given is an error
 
 
 def pools(review):

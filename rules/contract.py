@@ -8,15 +8,13 @@ phrase rules are in effort (CON001), supply (CON005), sole_remedy (CON006) and d
 from __future__ import annotations
 
 import re
-from pydantic import Field
-
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 from clusterlint.contracts.sentences import per_sentence, sentence_at
 
 from clusterlint.rules import clauses
 from clusterlint.rules.clauses import DATE, MEASURE, REMEDY, sentences_with, texts
-from clusterlint.rules.common import Params, fmt
+from clusterlint.rules.common import NO_PARAMS, fmt
 from clusterlint.rules.missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, PRICING, REPLACEMENT, missing
 
 
@@ -32,7 +30,7 @@ _DELIVERY = re.compile(
 _NAMED_DATE = re.compile(r"\b(?:delivery|handover|hand-over|go-?live|ready[\s-]for[\s-]service|service\s+start|commencement)\s+date\b", re.IGNORECASE)
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_delivery_date(review, params):
     contract = review.contract
     if contract.spec.delivery.date is not None or _promised(review, _DELIVERY, DATE) or _named(review):
@@ -70,7 +68,7 @@ _METHOD = re.compile(r"\b(?:measured|nccl-tests|benchmark\w*|test\w*|as\s+report
 _FIGURE = re.compile(r"^\s*\d+(?:\.\d+)?\s*[^\d\s].*$")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_performance_guarantee(review, params):
     contract = review.contract
     for i, item in enumerate(contract.spec.performance):  # every entry, whatever the order: one good entry excuses no bad one
@@ -94,7 +92,7 @@ _OBLIGATION = re.compile(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guara
 _CHECKABLE = re.compile(f"{DATE.pattern}|{MEASURE.pattern}", re.IGNORECASE)  # a date or a figure
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_remedy(review, params):
     contract = review.contract
     spec = contract.spec
@@ -135,7 +133,7 @@ def replacement_time(contract):
     return None
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_replacement_sla(review, params):
     contract = review.contract
     if replacement_time(contract) is not None:
@@ -152,7 +150,7 @@ _ACCEPTANCE = re.compile(
 )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_acceptance_test(review, params):
     contract = review.contract
     if contract.spec.delivery.acceptance_test or clauses.first(contract, _ACCEPTANCE, kinds=("operative", "definition")):
@@ -188,7 +186,7 @@ def _customer_may_terminate(review) -> bool:
     return False
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_exit_terms(review, params):
     contract = review.contract
     exit_terms = contract.spec.exit
@@ -233,7 +231,7 @@ _COVERED = re.compile(
 )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def hidden_cost_lines(review, params):
     contract = review.contract
     pricing = contract.spec.pricing
@@ -249,11 +247,7 @@ def hidden_cost_lines(review, params):
                       "these lines arrive on the first invoice", ("spec", "pricing", "includes"), ("spec", "pricing"), public=False)
 
 
-class Commitment(Params):
-    min_share: float = Field(gt=0, le=1, description="Share of the advertised figure a committed figure may fall to without a finding.")
-
-
-@check(Commitment)
+@check("clusterlint.rules.params:Commitment")
 def commitment_below_advertised(review, params):
     cluster, contract = review.cluster, review.contract
     advertised = _advertised(cluster)

@@ -5,17 +5,11 @@ and cost that `estimate` and `compare` print."""
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.estimate import sizing
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params, fmt
-
-
-class Estimate(Params):
-    default_mfu: float = Field(gt=0, le=1, description="Model FLOPS utilisation used when the workload states none (all sizing reads it).")
+from clusterlint.rules.common import NO_PARAMS, fmt
 
 
 def _time(est) -> str:
@@ -33,7 +27,7 @@ def _owed(bill) -> str:
     return f"{fmt(round(bill.owed))} {bill.currency} = {bill.get('owed').formula}"
 
 
-@check(Estimate)
+@check("clusterlint.rules.params:Estimate")
 def training_time_estimate(review, params):
     est = sizing.estimate(review)
     if est is None:
@@ -49,7 +43,7 @@ def training_time_estimate(review, params):
     yield review.hit("Cluster", est.training.throughput.allocation.path, message, evidence=est.evidence)
 
 
-@check(Params)
+@check(NO_PARAMS)
 def misses_deadline(review, params):
     if review.workload.spec.deadline is None:
         raise Skip("the workload states no deadline")
@@ -63,7 +57,7 @@ def misses_deadline(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def over_budget(review, params):
     budget = review.workload.spec.budget
     if budget is None:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, check
 
-from clusterlint.rules.common import Params, fmt, memory
-
-
-class Cores(Params):
-    default_workers_error: int = Field(ge=0, description="Dataloader workers per accelerator assumed without a workload, below which it is an error.")
-    default_workers_warning: int = Field(ge=0, description="Workers per accelerator assumed without a workload, below which it is a warning.")
+from clusterlint.rules.common import NO_PARAMS, fmt, memory
 
 
 def _cores_path(i, cpu):
     return ("spec", "node_pools", i, "cpu", "cores_per_socket" if cpu.cores_per_socket else "vcpus")
 
 
-@check(Cores)
+@check("clusterlint.rules.params:Cores")
 def too_few_cpu_cores(review, params):
     loader = review.workload.spec.dataloader if review.workload is not None else None
     for i, pool in enumerate(review.cluster.spec.node_pools):
@@ -48,7 +41,7 @@ def too_few_cpu_cores(review, params):
             )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def low_host_memory(review, params):
     for i, pool in enumerate(review.cluster.spec.node_pools):
         if pool.memory is None:

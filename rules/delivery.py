@@ -8,18 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field
-
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params, memory
+from clusterlint.rules.common import NO_PARAMS, memory
 
 GBPS_BITS = 8e9  # GB/s (nccl-tests busbw, decimal) in bits per second, the unit of every Rate
-
-
-class Ratio(Params):
-    min_ratio: float = Field(gt=0, le=1, description="Share of the quoted figure a measurement must reach (reporting tools show a little less than the installed size).")
 
 
 def _nodes(review) -> list:
@@ -38,7 +32,7 @@ def _not_evidenced(review, path, what: str, files: str, kind: str = "Cluster"):
     return review.hit(kind, path, f"{what} is not evidenced: no {files} among the evidence files", severity="warning")
 
 
-@check(Ratio)
+@check("clusterlint.rules.params:Ratio")
 def accelerators(review, params):
     i, pool = _pool(review)
     base = ("spec", "node_pools", i)
@@ -71,7 +65,7 @@ def accelerators(review, params):
                                  f"{units.human(quoted_memory, 'size')} (below {params.min_ratio:g} of it)", evidence=(size.cite(), f"quoted memory: {source}"))
 
 
-@check(Ratio)
+@check("clusterlint.rules.params:Ratio")
 def host(review, params):
     i, pool = _pool(review)
     base = ("spec", "node_pools", i)
@@ -97,7 +91,7 @@ def host(review, params):
 LINK_LAYER = {"infiniband": "infiniband", "roce": "ethernet", "ethernet": "ethernet", "efa": None}
 
 
-@check(Params)
+@check(NO_PARAMS)
 def nics(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None or not inter.nics_per_node or inter.fabric not in LINK_LAYER or LINK_LAYER[inter.fabric] is None:
@@ -143,11 +137,7 @@ def _other_layers(ports) -> str:
 _COLLECTIVE = re.compile(r"bus|nccl|all.?reduce|all.?gather|collective|inter.?node", re.IGNORECASE)
 
 
-class Collective(Params):
-    min_share: float = Field(gt=0, le=1, description="Share of the adapters' line rate (nics_per_node x nic_speed) a multi-node all-reduce busbw must reach without a contract figure.")
-
-
-@check(Collective)
+@check("clusterlint.rules.params:Collective")
 def collective(review, params):
     runs = review.evidence.collectives
     commitment = None
@@ -181,7 +171,7 @@ def collective(review, params):
                              f"{'s' if len(run.hosts) != 1 else ''} is below {units.human(expected, 'byte_rate')}: {origin}", evidence=(largest.cite(),))
 
 
-@check(Ratio)
+@check("clusterlint.rules.params:Ratio")
 def storage(review, params):
     systems = [(j, s) for j, s in enumerate(review.cluster.spec.storage or ()) if s.read_bandwidth or s.write_bandwidth]
     if not systems:
@@ -204,7 +194,7 @@ def storage(review, params):
                              evidence=tuple(f.cite() for f in facts))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def health(review, params):
     i, pool = _pool(review)
     for node in _nodes(review):
@@ -225,7 +215,7 @@ PSEUDO = {"tmpfs", "proc", "sysfs", "devtmpfs", "cgroup", "cgroup2", "overlay", 
           "pstore", "configfs", "fusectl", "hugetlbfs", "autofs", "binfmt_misc", "nsfs", "efivarfs", "rpc_pipefs", "squashfs"}
 
 
-@check(Ratio)
+@check("clusterlint.rules.params:Ratio")
 def filesystems(review, params):
     systems = [(j, s) for j, s in enumerate(review.cluster.spec.storage or ()) if s.shared and s.type in FSTYPES]
     if not systems:
@@ -273,11 +263,7 @@ def _mounts(review, params, path, system, node):
                          evidence=(biggest.cite(),))
 
 
-class Pool(Params):
-    memory_tolerance: float = Field(ge=0, lt=1, description="Share by which a node's host memory may fall below the pool's largest before it differs.")
-
-
-@check(Pool)
+@check("clusterlint.rules.params:Pool")
 def uniform(review, params):
     i, pool = _pool(review)
     path = ("spec", "node_pools", i, "name")
@@ -309,7 +295,7 @@ def uniform(review, params):
                     yield review.hit("Cluster", path, f"node {node.host} runs a GPU link at {label}{fact.value}, others at {label}{best}", evidence=(fact.cite(),))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def unreadable(review, params):
     for fact in review.evidence.unreadable:
         yield review.hit("Cluster", ("metadata", "name"), f"evidence {fact.file} was not read: {fact.value}", evidence=(fact.where,))

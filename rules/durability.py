@@ -3,17 +3,10 @@ training dataset has an object store to live in."""
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.engine.review import Skip, check
 from clusterlint.model import units
-from clusterlint.model.base import Size
 
-from clusterlint.rules.common import Params, shared_storage
-
-
-class Durable(Params):
-    durable: list[str] = Field(min_length=1, description="storage protection.durability values that survive a failed server or drive.")
+from clusterlint.rules.common import shared_storage
 
 
 def checkpoint_stores(cluster) -> list:
@@ -21,7 +14,7 @@ def checkpoint_stores(cluster) -> list:
     return [(i, s) for i, s in shared_storage(cluster) if not s.purpose or "checkpoints" in s.purpose]
 
 
-@check(Durable)
+@check("clusterlint.rules.params:Durable")
 def unprotected_checkpoints(review, params):
     workload = review.workload.spec
     if workload.checkpoints is None or workload.task == "inference":
@@ -44,12 +37,7 @@ def unprotected_checkpoints(review, params):
         )
 
 
-class DatasetSizes(Params):
-    min_dataset: Size = Field(description="Dataset size from which a quote with no object store is noted (info).")
-    warn_dataset: Size = Field(description="Dataset size from which a quote with no object store is a warning.")
-
-
-@check(DatasetSizes)
+@check("clusterlint.rules.params:DatasetSizes")
 def no_object_storage(review, params):
     workload = review.workload.spec
     if workload.task == "inference":

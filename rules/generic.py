@@ -20,7 +20,7 @@ from clusterlint.engine.review import ParamError, Skip, check
 from clusterlint.model.findings import dotted
 from clusterlint.model.paths import MISSING, DocPath, parse, render, walk
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.params import Params
 
 PathParam = Annotated[DocPath, BeforeValidator(lambda v: v if isinstance(v, DocPath) else parse(v))]
 Limit = Optional[Union[int, float, str]]

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field
-
 from clusterlint.engine.review import PartSkip, Skip, check
 
-from clusterlint.rules.common import Params, catalog_facts, fmt, judged_pools
+from clusterlint.rules.common import NO_PARAMS, catalog_facts, fmt, judged_pools
 
 
-@check(Params)
+@check(NO_PARAMS)
 def single_cloud_accelerator(review, params):
     for item in judged_pools(review, catalog_facts):
         if isinstance(item, PartSkip):
@@ -26,7 +24,7 @@ def single_cloud_accelerator(review, params):
             )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def proprietary_software_required(review, params):
     required = review.cluster.spec.software.proprietary
     if required:
@@ -36,13 +34,7 @@ def proprietary_software_required(review, params):
         )
 
 
-class PluginFabrics(Params):
-    fabrics: dict[str, str] = Field(
-        description="Inter-node fabrics that need a vendor-specific collective plugin, and the plugin.",
-    )
-
-
-@check(PluginFabrics)
+@check("clusterlint.rules.params:PluginFabrics")
 def proprietary_network_stack(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is not None and inter.fabric in params.fabrics:
@@ -50,11 +42,6 @@ def proprietary_network_stack(review, params):
             "Cluster", ("spec", "network", "inter_node", "fabric"),
             f"{inter.fabric} needs {params.fabrics[inter.fabric]} for NCCL: container images and tuning are specific to this provider",
         )
-
-
-class Egress(Params):
-    max_cost: float = Field(ge=0, description="Cost of taking the workload's data out at the end above which a warning is given, in the price's currency.")
-    error_cost: float = Field(ge=0, description="Cost above which it is an error.")
 
 
 _EGRESS_KEYS = ("egress", "data_export", "data-export", "data_transfer_out", "internet_egress")
@@ -82,7 +69,7 @@ def _export_price(contract):
     return price, item.path, match
 
 
-@check(Egress)
+@check("clusterlint.rules.params:Egress")
 def costly_data_export(review, params):
     from clusterlint.estimate.storage import required_storage
     from clusterlint.model import units

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.estimate import sizing, traffic as flows
 from clusterlint.estimate.traffic import crossed_tier
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, Skip, check
-from clusterlint.model.base import Rate
 
-from clusterlint.rules.common import Params, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
+from clusterlint.rules.common import NO_PARAMS, fmt, intra_fabric, judged_pools, inter_node_per_accelerator, is_training, scale_up_domain, total_accelerators, total_nodes
 
 
 def _workload_pool(review):
@@ -19,7 +16,7 @@ def _workload_pool(review):
     return [(alloc.pool_index, review.cluster.spec.node_pools[alloc.pool_index])]
 
 
-@check(Params)
+@check(NO_PARAMS)
 def tensor_parallel_crosses_nodes(review, params):
     tp = review.workload.spec.parallelism.tensor
     for item in judged_pools(review, scale_up_domain, _workload_pool(review)):
@@ -36,7 +33,7 @@ def tensor_parallel_crosses_nodes(review, params):
             )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def tensor_parallel_over_pcie(review, params):
     tp = review.workload.spec.parallelism.tensor
     if tp <= 1:
@@ -53,13 +50,6 @@ def tensor_parallel_over_pcie(review, params):
                 f"so every layer waits on communication",
                 evidence=(f"intra-node fabric pcie: {source}",),
             )
-
-
-class InterNodeBandwidth(Params):
-    warn_below: Rate = Field(description="Advertised inter-node bandwidth per accelerator of the reference design (one 400 Gbps NIC per H100): the need for the reference accelerator, scaled by dense TFLOPS, and its cap.")
-    error_below: Rate = Field(description="Advertised bandwidth per reference accelerator below which it is an error; the error line is the need x error_below / warn_below.")
-    reference_tflops: float = Field(gt=0, description="Dense bf16 TFLOPS of the accelerator the thresholds are written for (H100-SXM).")
-    overlap_share: float = Field(gt=0, le=1, description="Share of a step's compute the gradient all-reduce may take: the backward pass, 4 of the 6 FLOPs per parameter per token.")
 
 
 def _multi_node_training(review) -> bool:
@@ -121,7 +111,7 @@ def _workload_traffic(review, params, domain):
     return need, text, evidence
 
 
-@check(InterNodeBandwidth)
+@check("clusterlint.rules.params:InterNodeBandwidth")
 def low_inter_node_bandwidth(review, params):
     if total_nodes(review.cluster) <= 1 or not is_training(review):
         return
@@ -167,7 +157,7 @@ def low_inter_node_bandwidth(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_rdma_fabric(review, params):
     if not _multi_node_training(review):
         return
@@ -191,7 +181,7 @@ def no_rdma_fabric(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def shared_inter_node_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is not None and inter.dedicated is False and _multi_node_training(review):
@@ -201,7 +191,7 @@ def shared_inter_node_fabric(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def oversubscribed_fabric(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None or inter.fabric == "none" or not _multi_node_training(review):
@@ -227,14 +217,7 @@ def oversubscribed_fabric(review, params):
         )
 
 
-class CommsCompute(Params):
-    efficiency: float = Field(gt=0, le=1, description="Share of the advertised inter-node bandwidth that collectives reach.")
-    gradient_bytes: float = Field(gt=0, description="Bytes per gradient element reduced (bf16).")
-    overlap: float = Field(ge=0, lt=1, description="Share of the gradient all-reduce hidden under the backward pass; the rest adds to each step (CST001's time).")
-    shared_fabric_share: float = Field(gt=0, le=1, description="Share of the bandwidth a job gets on a fabric shared with other tenants (dedicated: false).")
-
-
-@check(CommsCompute)
+@check("clusterlint.rules.params:CommsCompute")
 def comms_exceed_compute(review, params):
     spec = review.workload.spec
     if spec.task == "inference" or not _multi_node_training(review):
@@ -250,3 +233,22 @@ def comms_exceed_compute(review, params):
             f"{step.compute:.3g} s ({speed.formula(params_n, tokens)})",
             evidence=speed.evidence,
         )
+
+
+@check(NO_PARAMS)
+def shared_fabric_without_isolation(review, params):
+    spec = review.cluster.spec
+    inter = spec.network.inter_node
+    if inter is None or inter.dedicated is not False or inter.fabric == "none":
+        return
+    isolation = spec.security.tenant_isolation if spec.security is not None else None
+    if isolation:
+        return
+    if isolation is None:
+        yield review.hit("Cluster", ("spec", "network", "inter_node", "dedicated"),
+                         f"the {inter.fabric} fabric is shared with other tenants and the quote states no tenant isolation "
+                         "(InfiniBand partition keys, VLANs or VRFs): ask how other tenants are kept off your nodes", severity="warning")
+        return
+    yield review.hit("Cluster", ("spec", "security", "tenant_isolation"),
+                     f"the {inter.fabric} fabric is shared with other tenants and the quote states no tenant isolation "
+                     "(tenant_isolation: []): other tenants' nodes can reach yours over the fabric", severity="error")

@@ -10,7 +10,7 @@ import re
 
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import _nodes, _pool
 
 # cmax host-check.sh: grep -qE "NCCL_MIN_NCHANNELS|NCCL_PROTO|NCCL_ALGO" /etc/nccl.conf -> overridden
@@ -26,7 +26,7 @@ def _orchestrator(review):
     return ("spec", "software", "orchestrator") if review.cluster.spec.software.orchestrator else ("metadata", "name")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def nccl_forced(review, params):
     nodes = [n for n in _nodes(review) if any(k.startswith("nccl ") for k in n.software)]
     if not nodes:
@@ -46,7 +46,7 @@ LIMITS = (("sysctl kernel.perf_event_paranoid", 1, "users cannot count CPU event
           ("nvidia RmProfilingAdminOnly", 0, "only administrators can read GPU performance counters (Nsight Compute fails with ERR_NVGPUCTRPERM)"))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def profiling(review, params):
     nodes = [n for n in _nodes(review) if any(key in n.software for key, *_ in LIMITS)]
     if not nodes:
@@ -63,7 +63,7 @@ def profiling(review, params):
 _FLAT = ("topology/none", "topology/flat", "topology/default", "(null)", "")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def slurm_services(review, params):
     nodes = [n for n in _nodes(review) if "srun mpi plugins" in n.software or any(k.startswith("slurm ") for k in n.software)]
     if not nodes:
@@ -90,7 +90,7 @@ def slurm_services(review, params):
 _HCA = re.compile(r"^(mlx5_[0-9]+|roce_p[0-9]+_rail[0-9]+)$")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def hca_names(review, params):
     nodes = [n for n in _nodes(review) if n.nics or n.firmware]
     if not nodes:

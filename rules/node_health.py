@@ -6,11 +6,9 @@ Each hit points at the quote line the node belongs to and cites the evidence fil
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import _nodes, _pool
 
 WHAT = {"gpu_count": "accelerator count", "driver": "driver version", "cores": "physical cores", "memory": "host memory",
@@ -30,7 +28,7 @@ def _each_gpu(review):
             yield path, f"node {node.host} GPU {gpu['id'].value}", gpu
 
 
-@check(Params)
+@check(NO_PARAMS)
 def conflicts(review, params):
     path = _at(review)
     for node in _nodes(review):
@@ -39,11 +37,7 @@ def conflicts(review, params):
                              f"{second.value} in {second.file}", evidence=(first.cite(), second.cite()))
 
 
-class Memory(Params):
-    max_corrected: int = Field(ge=0, description="Corrected DRAM ECC errors (volatile, since the last driver load) above which a GPU's memory is failing.")
-
-
-@check(Memory)
+@check("clusterlint.rules.params:Memory")
 def memory_health(review, params):
     for path, name, gpu in _each_gpu(review):
         mode = gpu.get("ecc_mode")
@@ -58,11 +52,7 @@ def memory_health(review, params):
                              f"more than {params.max_corrected}", severity="warning", evidence=(corrected.cite(),))
 
 
-class Link(Params):
-    max_replays: int = Field(ge=0, description="PCIe replays since reset above which a GPU's link is faulty (a handful is normal).")
-
-
-@check(Link)
+@check("clusterlint.rules.params:Link")
 def pcie(review, params):
     for path, name, gpu in _each_gpu(review):
         width, top = gpu.get("pcie_width"), gpu.get("pcie_width_max")
@@ -74,11 +64,7 @@ def pcie(review, params):
                              severity="warning", evidence=(replays.cite(),))
 
 
-class Power(Params):
-    max_idle_temperature: float = Field(gt=0, le=150, description="GPU temperature (C) above which an idle GPU's cooling is faulty.")
-
-
-@check(Power)
+@check("clusterlint.rules.params:Power")
 def power(review, params):
     for path, name, gpu in _each_gpu(review):
         limit, rated = gpu.get("power_limit"), gpu.get("max_power_limit")
@@ -91,7 +77,7 @@ def power(review, params):
                              severity="warning", evidence=(temperature.cite(),))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def gpudirect(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None or inter.rdma is not True:

@@ -9,7 +9,7 @@ import re
 
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import _nodes, _pool
 
 # ClusterMAX cmax/scripts/1-audit/minimum-versions.json (SemiAnalysisAI/ClusterMAX, Apache-2.0, commit
@@ -82,7 +82,7 @@ def _firmware(node, path, review):
                              f"({', '.join(map(str, sorted(FIRMWARE_TRAINS)))}): unsupported", evidence=(fact.cite(),))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def versions(review, params):
     i, _ = _pool(review)
     path = ("spec", "node_pools", i, "name")
@@ -110,7 +110,7 @@ def versions(review, params):
         yield from _firmware(node, path, review)
 
 
-@check(Params)
+@check(NO_PARAMS)
 def slurm_health(review, params):
     configs = [(n, n.software) for n in _nodes(review) if any(k.startswith("slurm ") for k in n.software)]
     if not configs:
@@ -127,7 +127,7 @@ def slurm_health(review, params):
 _OPERATOR = re.compile(r"^(nvidia-|gpu-operator|gpu-feature-discovery|node-feature-discovery)")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def gpu_operator(review, params):
     listings = [(n, n.software["kubernetes pods"]) for n in _nodes(review) if "kubernetes pods" in n.software]
     if not listings:

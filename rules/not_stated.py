@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from clusterlint.engine.review import check
 
-from clusterlint.rules.common import Params, total_nodes
+from clusterlint.rules.common import NO_PARAMS, total_nodes
 
 
 def _pools(names: list[str]) -> str:
@@ -37,7 +37,7 @@ def unstated(cluster) -> list[str]:
     return missing
 
 
-@check(Params)
+@check(NO_PARAMS)
 def not_stated(review, params):
     missing = unstated(review.cluster)
     if missing:

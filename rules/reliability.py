@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params, ceil, fmt
+from clusterlint.rules.common import ceil, fmt
 
 
-class Spares(Params):
-    min_share: float = Field(ge=0, le=1, description="Spare nodes as a share of the pool's nodes that a purchase should include.")
-    min_nodes: int = Field(ge=1, description="Pools with fewer nodes are not asked for a spare (one spare would be a large share of the purchase); an info finding says so.")
-
-
-@check(Spares)
+@check("clusterlint.rules.params:Spares")
 def no_spare_nodes(review, params):
     cluster = review.cluster
     offering = cluster.metadata.offering
@@ -50,12 +43,7 @@ def no_spare_nodes(review, params):
         )
 
 
-class ReplacementTime(Params):
-    max_hours: float = Field(gt=0, description="Longest node replacement, in hours, a multi-node job without a spare can wait before a warning.")
-    error_hours: float = Field(gt=0, description="Replacement time, in hours, above which it is an error.")
-
-
-@check(ReplacementTime)
+@check("clusterlint.rules.params:ReplacementTime")
 def slow_replacement_without_spares(review, params):
     from clusterlint.estimate.sizing import allocate
     from clusterlint.model import units

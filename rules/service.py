@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field
-
 from clusterlint.engine.review import Skip, check
 from clusterlint.model import units
 
 from clusterlint.contracts.figures import Unplaced, availability
 from clusterlint.rules.clauses import and_list, first, sentences_with, texts
-from clusterlint.rules.common import Params, fmt
+from clusterlint.rules.common import NO_PARAMS, fmt
 from clusterlint.rules.missing import Term, missing
 
 MONTH_HOURS = 365.25 * 24 / 12  # a twelfth of a Julian year, as `units` counts a month
@@ -54,12 +52,7 @@ def _where(contract, label: str) -> tuple:
 # ---------------------------------------------------------------- REL004 availability floor
 
 
-class AvailabilityFloor(Params):
-    warn_below: float = Field(gt=0, le=1, description="Availability below which a warning says how many hours a month it lets the cluster be down.")
-    error_below: float = Field(gt=0, le=1, description="Availability below which it is an error.")
-
-
-@check(AvailabilityFloor)
+@check("clusterlint.rules.params:AvailabilityFloor")
 def availability_floor(review, params):
     found = availability(review.contract)
     if found is None:
@@ -105,11 +98,6 @@ _RESPONSE = re.compile(r"\b(?:respon\w*|acknowledg\w*|answer\w*)\b[^.;]{0,60}?\b
                        + r"|" + _SPAN + r"[^.;]{0,20}?\b(?:response|acknowledg\w*)", re.IGNORECASE)
 
 
-class SupportResponse(Params):
-    max_sev1: str = Field(description="Longest first response to a severity-1 (cluster down) ticket before a warning, e.g. 1h.")
-    error_sev1: str = Field(description="Longest first response before an error, e.g. 24h (the next business day).")
-
-
 def _sev1_in(text: str):
     """The first response time for severity 1 a text states: (seconds, match of the severity words), else None."""
     for sev in _SEV1.finditer(text):
@@ -122,7 +110,7 @@ def _sev1_in(text: str):
     return None
 
 
-@check(SupportResponse)
+@check("clusterlint.rules.params:SupportResponse")
 def support_response(review, params):
     contract = review.contract
     support = contract.spec.sla.support
@@ -164,11 +152,6 @@ _NOTICE = re.compile(_SPAN + r"['’]?\s+(?:of\s+)?(?:prior\s+|advanced?\s+|writ
                      + _SPAN + r"|" + _SPAN + r"\s+in\s+advance\b", re.IGNORECASE)
 
 
-class MaintenanceNotice(Params):
-    min_notice: str = Field(description="Shortest notice before planned maintenance before a warning, e.g. 7d.")
-    error_notice: str = Field(description="Notice below which it is an error, e.g. 24h.")
-
-
 def _notice_in(text: str):
     for match in _NOTICE.finditer(text):
         groups = [g for g in match.groups() if g is not None]
@@ -176,7 +159,7 @@ def _notice_in(text: str):
     return None
 
 
-@check(MaintenanceNotice)
+@check("clusterlint.rules.params:MaintenanceNotice")
 def maintenance_notice(review, params):
     contract = review.contract
     low, worst = units.parse(params.min_notice, "duration").value, units.parse(params.error_notice, "duration").value
@@ -219,7 +202,7 @@ _BURN_IN = re.compile(r"\bburn[\s-]?in\b[^.;]{0,40}?(?<![\d.])\d+(?:\.\d+)?\s*[-
 _PARTS = ((_NCCL, "no multi-node nccl-tests bandwidth figure"), (_DCGM, "no dcgm diagnostic level"), (_BURN_IN, "no burn-in length"))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def weak_acceptance_test(review, params):
     contract = review.contract
     written = contract.spec.delivery.acceptance_test
@@ -246,7 +229,7 @@ _DRAIN = re.compile(r"\bdrain\w*|\bcordon\w*|\b(?:remov\w*|tak\w*)\b[^.;]{0,30}\
                     r"|\bremov\w*\b[^.;]{0,30}\bfrom\s+(?:service|the\s+pool|scheduling)\b", re.IGNORECASE)
 
 
-@check(Params)
+@check(NO_PARAMS)
 def health_check_duty(review, params):
     contract = review.contract
     duty = contract.spec.sla.health_checks

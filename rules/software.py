@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_orchestrator(review, params):
     orchestrator = review.cluster.spec.software.orchestrator
     if orchestrator is None:
@@ -21,7 +19,7 @@ def no_orchestrator(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_root_access(review, params):
     if review.cluster.spec.software.root_access is False:
         yield review.hit(
@@ -30,7 +28,7 @@ def no_root_access(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_slurm_head_node(review, params):
     spec = review.cluster.spec
     if spec.software.orchestrator not in ("slurm", "slurm-on-kubernetes"):
@@ -48,11 +46,7 @@ def no_slurm_head_node(review, params):
     )
 
 
-class Monitoring(Params):
-    required: list[str] = Field(min_length=1, description="Monitoring the customer must see (software.monitoring values).")
-
-
-@check(Monitoring)
+@check("clusterlint.rules.params:Monitoring")
 def no_gpu_monitoring(review, params):
     offered = review.cluster.spec.software.monitoring
     if offered is None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from clusterlint.model import catalog
 from clusterlint.engine.review import check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 
 
-@check(Params)
+@check(NO_PARAMS)
 def unknown_accelerator(review, params):
     for i, pool in enumerate(review.cluster.spec.node_pools):
         acc = pool.accelerator

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.estimate import sizing, storage
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params, checkpoint_size, fmt, shared_storage, total_nodes
+from clusterlint.rules.common import NO_PARAMS, checkpoint_size, fmt, shared_storage, total_nodes
 
 WORKING_DATA = ("datasets", "checkpoints", "code")
-
-
-class NonParallel(Params):
-    types: list[str] = Field(description="Storage types that are not parallel filesystems.")
 
 
 def is_parallel(store, params) -> bool | None:
@@ -26,7 +20,7 @@ def is_parallel(store, params) -> bool | None:
     return store.type not in params.types
 
 
-@check(NonParallel)
+@check("clusterlint.rules.params:NonParallel")
 def non_parallel_shared_filesystem(review, params):
     if total_nodes(review.cluster) <= 1:
         return
@@ -42,11 +36,7 @@ def non_parallel_shared_filesystem(review, params):
         )
 
 
-class Headroom(Params):
-    min_ratio: float = Field(ge=1, description="Capacity needed as a multiple of the data it must hold.")
-
-
-@check(Headroom)
+@check("clusterlint.rules.params:Headroom")
 def insufficient_storage_headroom(review, params):
     spec = review.workload.spec
     fit = storage.storage_fit(review)
@@ -70,12 +60,7 @@ def insufficient_storage_headroom(review, params):
     )
 
 
-class CheckpointStall(Params):
-    warn_above: float = Field(gt=0, lt=1, description="Share of training time spent writing checkpoints above which it is a warning.")
-    error_above: float = Field(gt=0, lt=1, description="Share above which it is an error.")
-
-
-@check(CheckpointStall)
+@check("clusterlint.rules.params:CheckpointStall")
 def slow_checkpoint_writes(review, params):
     stall = storage.checkpoint_stall(review)
     share = stall.share
@@ -96,7 +81,7 @@ def is_filesystem(store) -> bool:
     return store.type != "object" or store.posix_mount is True
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_shared_filesystem(review, params):
     if total_nodes(review.cluster) <= 1:
         return  # one node: nothing to share, so nothing to ask
@@ -109,7 +94,7 @@ def no_shared_filesystem(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def dataloader_bandwidth_shortfall(review, params):
     spec = review.workload.spec
     if spec.task == "inference":
@@ -124,7 +109,7 @@ def dataloader_bandwidth_shortfall(review, params):
         )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def no_local_nvme(review, params):
     cluster = review.cluster
     if any(s.type == "local-nvme" for s in cluster.spec.storage or ()):

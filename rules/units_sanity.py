@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from clusterlint.model import units
 from clusterlint.engine.review import PartSkip, check
-from clusterlint.model.base import Rate
 
-from clusterlint.rules.common import Params, catalog_facts, judged_pools
-
-
-class PortSpeed(Params):
-    max_port: Rate = Field(description="Fastest single NIC port shipping (ConnectX-8 class); a faster 'port' is a unit or aggregation mistake.")
+from clusterlint.rules.common import NO_PARAMS, catalog_facts, judged_pools
 
 
-@check(PortSpeed)
+@check("clusterlint.rules.params:PortSpeed")
 def bits_bytes_confusion(review, params):
     spec = review.cluster.spec
     inter = spec.network.inter_node
@@ -36,7 +29,7 @@ def bits_bytes_confusion(review, params):
                 )
 
 
-@check(Params)
+@check(NO_PARAMS)
 def bidirectional_bandwidth(review, params):
     intra = review.cluster.spec.network.intra_node
     if intra is not None and intra.bandwidth is not None and intra.direction == "bidirectional":
@@ -47,12 +40,7 @@ def bidirectional_bandwidth(review, params):
         )
 
 
-class Aggregate(Params):
-    tolerance: float = Field(ge=0, lt=1, description="How close to the node aggregate a per-accelerator figure must be to be flagged.")
-    max_port: Rate = Field(description="Fastest single NIC port shipping; a faster per-NIC figure is a node aggregate.")
-
-
-@check(Aggregate)
+@check("clusterlint.rules.params:Aggregate")
 def aggregate_vs_per_accelerator(review, params):
     spec = review.cluster.spec
     intra = spec.network.intra_node

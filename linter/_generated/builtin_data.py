@@ -1735,7 +1735,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'area': 'NET',
                                                  'severity': 'warning',
                                                  'weight': 10,
-                                                 'check': 'clusterlint.rules.security:shared_fabric_without_isolation',
+                                                 'check': 'clusterlint.rules.network:shared_fabric_without_isolation',
                                                  'needs': ['Cluster'],
                                                  'summary': 'A fabric shared with other tenants has no stated tenant '
                                                             'isolation.',

@@ -91,15 +91,37 @@ class Rule:
 
     @cached_property
     def settings(self):
-        """The rule's params validated by the check's pydantic `Params` model (a read-only
-        mapping for a user check without one)."""
-        from pydantic import ValidationError
-
-        params_cls = getattr(self.function, "Params", None)
-        if params_cls is None:
+        """The rule's params validated by the check's `Params` model (a read-only mapping for a user
+        check without one). A built-in check names its model by reference: well-formed params are
+        taken by the model's generated plain class, and only params in doubt reach pydantic, which
+        decides and words the error (see `clusterlint.model.fast`)."""
+        ref = getattr(self.function, "Params", None)
+        if ref is None:
             from types import MappingProxyType
 
             return MappingProxyType(dict(self.params))
+        if isinstance(ref, str):
+            from clusterlint._generated.fast_params import PARAMS
+            from clusterlint.model.fast import validate
+
+            plain = PARAMS.get(ref)
+            settled = validate(plain, dict(self.params)) if plain is not None else None
+            if settled is not None:
+                return settled
+        return self._validated(self.params_model)
+
+    @property
+    def params_model(self):
+        """The pydantic model of the check's params (None for a user check without one)."""
+        ref = getattr(self.function, "Params", None)
+        if isinstance(ref, str):
+            module_name, _, attr = ref.partition(":")
+            return getattr(import_module(module_name), attr)
+        return ref
+
+    def _validated(self, params_cls):
+        from pydantic import ValidationError
+
         try:
             return params_cls(**self.params)
         except ValidationError as exc:

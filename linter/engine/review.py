@@ -58,7 +58,8 @@ class Hit:
 
 
 def check(params_cls):
-    """Declare the pydantic model that validates a check's params."""
+    """Declare the pydantic model that validates a check's params: the class itself (plugins), or a
+    reference "module:Class" to it (the built-in checks: see `clusterlint.rules.params`)."""
 
     def mark(fn):
         fn.Params = params_cls

@@ -12,10 +12,10 @@ def _params(rule) -> list[tuple[str, object, str]]:
     """(name, value, description) of each parameter, from the check's Params model."""
     if rule.check == "document":
         return []
-    settings = rule.settings
-    if not hasattr(type(settings), "model_fields"):  # a user check without a Params model
+    settings, model = rule.settings, rule.params_model
+    if model is None:  # a user check without a Params model
         return [(name, value, "") for name, value in settings.items()]
-    fields = type(settings).model_fields
+    fields = model.model_fields
     return [(name, getattr(settings, name), fields[name].description or "") for name in fields]
 
 
