@@ -64,6 +64,11 @@ MESSAGES = {
     "DLV020": ["node node-1 runs Slurm with accounting_storage/none: sacct has no job accounting",
                "node node-1 srun offers no PMIx (cray_shasta, none, pmi2): MPI jobs cannot be launched with srun --mpi=pmix"],
     "DLV021": "node node-1 adapter mlx4_0 is not named mlx5_N: NCCL_IB_HCA has to name it",
+    "DLV022": ["node node-1 has no GDRCopy: ldconfig -p lists no libgdrapi.so and no lsmod listing shows gdrdrv",
+               "node node-1 has no NCCL: ldconfig -p lists 20 libraries, none libnccl.so: multi-GPU jobs outside a container cannot run collectives"],
+    "DLV023": "node node-1 translates every device's DMA through the IOMMU (default domain Translated, expected Passthrough with iommu=pt): "
+              "GPU and RDMA transfers pay for the translation",
+    "DLV024": "node node-1 CPU 5 runs the powersave governor of acpi-cpufreq: its cores stay at their lowest frequency, expected performance",
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',

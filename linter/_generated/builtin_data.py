@@ -1390,6 +1390,90 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                       'https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html'],
                                           'examples': {'bad': "# ibstat: CA 'mlx4_0'\n",
                                                        'good': "# ibstat: CA 'mlx5_0'\n"}},
+ 'DLV022-gpu-library-missing.yaml': {'id': 'DLV022',
+                                     'name': 'gpu-library-missing',
+                                     'area': 'DLV',
+                                     'severity': 'info',
+                                     'weight': 3,
+                                     'check': 'clusterlint.rules.node_inventory:gpu_libraries',
+                                     'needs': ['Cluster', 'Evidence'],
+                                     'summary': 'A complete ldconfig -p listing has no NCCL (warning) or no GDRCopy '
+                                                'library and no gdrdrv module (info).',
+                                     'why': 'NCCL is the library every multi-GPU training framework calls for its '
+                                            'collectives, and GDRCopy is the low-latency GPU memory copy NVSHMEM, UCX '
+                                            "and several inference servers use; SemiAnalysis' ClusterMAX audit (cmax) "
+                                            'reports a node without either (nccl-installed, gdrcopy). A job that '
+                                            'brings NCCL in its container still runs, so a missing host NCCL is a '
+                                            'warning for the buyer to raise, and GDRCopy, which a quote rarely names, '
+                                            'is reported for information. Only a complete `ldconfig -p` listing (as '
+                                            'many libraries as its header counts) can show a library is absent; '
+                                            'GDRCopy also counts as installed when lsmod shows its gdrdrv module.',
+                                     'fix': 'Ask the vendor to install NCCL (libnccl2) and GDRCopy (libgdrapi and the '
+                                            'gdrdrv module) on the nodes, and collect again.',
+                                     'sources': ['SemiAnalysis ClusterMAX cmax host-check.sh and audit_findings.py, '
+                                                 'criteria nccl-installed and gdrcopy '
+                                                 'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                 'NVIDIA NCCL installation guide '
+                                                 'https://docs.nvidia.com/deeplearning/nccl/install-guide/index.html',
+                                                 'NVIDIA GDRCopy https://github.com/NVIDIA/gdrcopy'],
+                                     'examples': {'bad': '# ldconfig -p: 20 libs found in cache, none libnccl.so\n',
+                                                  'good': '# ldconfig -p: libnccl.so.2 (libc6,x86-64) => '
+                                                          '/lib/x86_64-linux-gnu/libnccl.so.2\n'}},
+ 'DLV023-iommu-translates-dma.yaml': {'id': 'DLV023',
+                                      'name': 'iommu-translates-dma',
+                                      'area': 'DLV',
+                                      'severity': 'info',
+                                      'weight': 2,
+                                      'check': 'clusterlint.rules.node_inventory:iommu_translation',
+                                      'needs': ['Cluster', 'Evidence'],
+                                      'summary': "The kernel's IOMMU default domain is Translated, not Passthrough: "
+                                                 'GPU and RDMA DMA goes through translation.',
+                                      'why': "With the IOMMU's default domain Translated, every DMA a GPU or network "
+                                             "adapter makes is looked up in the IOMMU's tables; GPUDirect RDMA and "
+                                             'peer-to-peer traffic pay for it in latency and IOTLB misses, which is '
+                                             "why NVIDIA's tuning guides set iommu=pt (Passthrough) on GPU nodes. "
+                                             "SemiAnalysis' ClusterMAX audit (cmax, vm-iommu-passthrough) warns on "
+                                             'full translation. The kernel names the domain it uses in its boot log. A '
+                                             'warning when the quote says the fabric does RDMA, for information '
+                                             'otherwise.',
+                                      'fix': "Ask the vendor to boot the nodes with iommu=pt (or the platform's "
+                                             'passthrough setting), and collect the kernel log again.',
+                                      'sources': ['SemiAnalysis ClusterMAX cmax audit_findings.py, criterion '
+                                                  'vm-iommu-passthrough https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                  'NVIDIA Grace performance tuning guide, IOMMU passthrough '
+                                                  'https://docs.nvidia.com/grace-perf-tuning-guide/os-settings.html',
+                                                  'Linux kernel parameters (iommu=pt, iommu.passthrough) '
+                                                  'https://docs.kernel.org/admin-guide/kernel-parameters.html'],
+                                      'examples': {'bad': '# dmesg: iommu: Default domain type: Translated\n',
+                                                   'good': '# dmesg: iommu: Default domain type: Passthrough\n'}},
+ 'DLV024-cpu-governor-powersave.yaml': {'id': 'DLV024',
+                                        'name': 'cpu-governor-powersave',
+                                        'area': 'DLV',
+                                        'severity': 'warning',
+                                        'weight': 3,
+                                        'check': 'clusterlint.rules.node_inventory:cpu_governor',
+                                        'needs': ['Cluster', 'Evidence'],
+                                        'summary': "A GPU node's CPUs run the powersave frequency governor, not "
+                                                   'performance.',
+                                        'why': 'The host CPUs of a GPU node launch kernels, feed data loaders and '
+                                               'drive the network stack; the generic cpufreq powersave governor '
+                                               '(acpi-cpufreq and other plain cpufreq drivers) holds every core at its '
+                                               'lowest frequency, which stretches each training step. The powersave of '
+                                               'intel_pstate and amd-pstate still raises clocks under load, but later '
+                                               'than performance does, so it is reported for information. '
+                                               "SemiAnalysis' ClusterMAX audit (cmax, cpu-power-governor) records the "
+                                               'governors of every node; cpupower frequency-info names the driver '
+                                               'beside the governor.',
+                                        'fix': 'Ask the vendor to set the performance governor (cpupower frequency-set '
+                                               '-g performance, or the BIOS power profile) on the GPU nodes.',
+                                        'sources': ['SemiAnalysis ClusterMAX cmax host-check.sh, criterion '
+                                                    'cpu-power-governor https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                    'Linux kernel CPU performance scaling (governors, intel_pstate) '
+                                                    'https://docs.kernel.org/admin-guide/pm/cpufreq.html'],
+                                        'examples': {'bad': '# cpupower frequency-info: driver: acpi-cpufreq ... The '
+                                                            'governor "powersave" may decide which speed to use\n',
+                                                     'good': '# cpupower frequency-info: The governor "performance" '
+                                                             'may decide which speed to use\n'}},
  'LCK001-single-cloud-accelerator.yaml': {'id': 'LCK001',
                                           'name': 'single-cloud-accelerator',
                                           'area': 'LCK',

@@ -119,6 +119,14 @@ read_file nccl.conf /etc/nccl.conf
 run sysctl-profiling.txt sysctl kernel.perf_event_paranoid kernel.kptr_restrict
 read_file nvidia-params.txt /proc/driver/nvidia/params
 run srun-mpi-list.txt srun --mpi=list
+# inventory (DLV022-DLV029): the linker's libraries (NCCL, GDRCopy), loaded modules (gdrdrv), CPU governor; the IOMMU line is in dmesg
+if command -v ldconfig >/dev/null 2>&1; then
+    run ldconfig-p.txt ldconfig -p
+else
+    run ldconfig-p.txt /sbin/ldconfig -p
+fi
+run lsmod.txt lsmod
+run cpupower-frequency-info.txt cpupower frequency-info
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2

@@ -1,5 +1,6 @@
 """Kernel logs: `dmesg` (uptime in brackets), `dmesg -T` (a date in brackets), `dmesg -t` (none) and
-`journalctl -k` (syslog form, naming its host): the NVRM Xid lines, and which NVIDIA module loaded."""
+`journalctl -k` (syslog form, naming its host): the NVRM Xid lines, which NVIDIA module loaded, and
+the IOMMU's default domain type (`iommu: Default domain type: Translated`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import re
 from clusterlint.acceptance.base import Fact, Reader, lines_of
 
 XID = re.compile(r"NVRM: Xid \(([^)]*)\): (\d+),")
+IOMMU = re.compile(r"iommu: Default domain type: (\w+)")
 MODULE = re.compile(r"NVRM: loading NVIDIA UNIX (Open Kernel Module|x86_64 Kernel Module|Kernel Module)")
 _JOURNAL = re.compile(r"^\w{3} [ \d]\d \d\d:\d\d:\d\d (\S+) kernel: ", re.M)
 _FORMS = (re.compile(r"^\[\s*\d+\.\d+\]", re.M),  # dmesg: [ 5012.731842]
           re.compile(r"^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\]", re.M),  # dmesg -T: [Mon Jun  2 13:13:04 2025]
-          _JOURNAL, re.compile(r"^NVRM: ", re.M))
+          _JOURNAL, re.compile(r"^(?:NVRM: |iommu: Default domain type: )", re.M))
 
 
 def parse(evidence, host: str, file: str, text: str) -> None:
@@ -21,6 +23,10 @@ def parse(evidence, host: str, file: str, text: str) -> None:
         match = XID.search(line)
         if match:
             node.failures.append(Fact(f"Xid {match.group(2)} on {match.group(1)}", file, number, line))
+            continue
+        match = IOMMU.search(line)
+        if match:
+            node.software.setdefault("iommu default domain", Fact(match.group(1), file, number, line))
             continue
         match = MODULE.search(line)
         if match:
@@ -36,4 +42,4 @@ def _host(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-READER = Reader("kernel-log", _detect, parse, ("Xid errors", "NVIDIA kernel module flavour"), host_inside=_host)
+READER = Reader("kernel-log", _detect, parse, ("Xid errors", "NVIDIA kernel module flavour", "IOMMU default domain"), host_inside=_host)
