@@ -64,6 +64,9 @@ MESSAGES = {
     "DLV020": ["node node-1 runs Slurm with accounting_storage/none: sacct has no job accounting",
                "node node-1 srun offers no PMIx (cray_shasta, none, pmi2): MPI jobs cannot be launched with srun --mpi=pmix"],
     "DLV021": "node node-1 adapter mlx4_0 is not named mlx5_N: NCCL_IB_HCA has to name it",
+    "DLV030": "node-1: no StorageClass gives ReadWriteMany volumes (provisioners: kubernetes.io/gce-pd, pd.csi.storage.gke.io): pods on several "
+              "nodes cannot share the quoted nfs storage 'home' through a PersistentVolumeClaim",
+    "DLV031": [f"DCGM exporter pod dcgm-exporter-{pod} is CrashLoopBackOff (0/1 ready)" for pod in ("8k4s5", "fwcxb", "tksj6")],
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',

@@ -119,6 +119,8 @@ read_file nccl.conf /etc/nccl.conf
 run sysctl-profiling.txt sysctl kernel.perf_event_paranoid kernel.kptr_restrict
 read_file nvidia-params.txt /proc/driver/nvidia/params
 run srun-mpi-list.txt srun --mpi=list
+# platform (DLV030-DLV037): Kubernetes storage classes (the pods are listed above, kubectl-gpu-operator-pods.txt)
+run kubectl-storageclass.txt kubectl get storageclass
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2
