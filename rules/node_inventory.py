@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from clusterlint.engine.review import Skip, check
 
-from clusterlint.rules.common import Params
+from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import _nodes, _pool
 
 
@@ -22,7 +22,7 @@ def _library(node, prefix: str):
     return next((fact for key, fact in sorted(node.software.items()) if key.startswith(f"library {prefix}")), None)
 
 
-@check(Params)
+@check(NO_PARAMS)
 def gpu_libraries(review, params):
     """nccl-installed (cmax: libnccl.so* found) and gdrcopy (cmax: libgdrapi in ldconfig -p, or gdrdrv in lsmod)."""
     nodes = [n for n in _nodes(review) if "ldconfig listing" in n.software]
@@ -43,7 +43,7 @@ def gpu_libraries(review, params):
                              evidence=(listing.cite(),))
 
 
-@check(Params)
+@check(NO_PARAMS)
 def iommu_translation(review, params):
     """vm-iommu-passthrough: cmax warns when GPU and RDMA devices use full IOMMU DMA translation."""
     nodes = [n for n in _nodes(review) if "iommu default domain" in n.software]
@@ -65,7 +65,7 @@ def iommu_translation(review, params):
 _DYNAMIC = ("intel_pstate", "amd-pstate-epp", "amd-pstate")
 
 
-@check(Params)
+@check(NO_PARAMS)
 def cpu_governor(review, params):
     """cpu-power-governor: cmax records the scaling governors; powersave on a GPU node slows the host side of every step."""
     nodes = [n for n in _nodes(review) if "cpufreq governors" in n.software]

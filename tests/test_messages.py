@@ -69,6 +69,9 @@ MESSAGES = {
     "DLV023": "node node-1 translates every device's DMA through the IOMMU (default domain Translated, expected Passthrough with iommu=pt): "
               "GPU and RDMA transfers pay for the translation",
     "DLV024": "node node-1 CPU 5 runs the powersave governor of acpi-cpufreq: its cores stay at their lowest frequency, expected performance",
+    "DLV030": "node-1: no StorageClass gives ReadWriteMany volumes (provisioners: kubernetes.io/gce-pd, pd.csi.storage.gke.io): pods on several "
+              "nodes cannot share the quoted nfs storage 'home' through a PersistentVolumeClaim",
+    "DLV031": [f"DCGM exporter pod dcgm-exporter-{pod} is CrashLoopBackOff (0/1 ready)" for pod in ("8k4s5", "fwcxb", "tksj6")],
     "LCK001": 'TPU-v5p can be rented only from Google Cloud: code tuned for it does not move to another provider',
     "LCK002": 'the cluster requires proprietary software: AcmeLauncher; your workflow would depend on it',
     "LCK003": 'efa needs the aws-ofi-nccl plugin (EFA) for NCCL: container images and tuning are specific to this provider',

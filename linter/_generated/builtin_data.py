@@ -1474,6 +1474,77 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                             'governor "powersave" may decide which speed to use\n',
                                                      'good': '# cpupower frequency-info: The governor "performance" '
                                                              'may decide which speed to use\n'}},
+ 'DLV030-storage-class-missing.yaml': {'id': 'DLV030',
+                                       'name': 'storage-class-missing',
+                                       'area': 'DLV',
+                                       'severity': 'warning',
+                                       'weight': 3,
+                                       'check': 'clusterlint.rules.node_platform:storage_classes',
+                                       'needs': ['Cluster', 'Evidence'],
+                                       'summary': 'Under Kubernetes, no StorageClass is the default, or none gives '
+                                                  'ReadWriteMany volumes for the quoted shared storage.',
+                                       'why': 'On Kubernetes, workloads get storage through PersistentVolumeClaims: a '
+                                              'claim that names no class uses the default StorageClass, and without '
+                                              'one it stays Pending, so Helm charts and operators that rely on the '
+                                              'default do not start. Checkpoints and datasets shared by the pods of a '
+                                              'multi-node job need ReadWriteMany volumes, which only file-system '
+                                              'drivers (NFS, CephFS, Azure Files, EFS, Filestore, Lustre, Weka, VAST, '
+                                              '...) give; block drivers such as Persistent Disk or EBS attach to one '
+                                              "node at a time. SemiAnalysis' ClusterMAX audit (cmax) checks both "
+                                              '(default-storage-class, csi-rwx: "Kubernetes has no working '
+                                              'ReadWriteMany persistent storage"). The ReadWriteMany check runs when '
+                                              'the quote lists shared storage, against a list of drivers documented as '
+                                              'ReadWriteMany; an unlisted driver is reported for the buyer to confirm.',
+                                       'fix': 'Ask the vendor to mark a StorageClass as default '
+                                              '(storageclass.kubernetes.io/is-default-class) and to provide a class '
+                                              "backed by the quoted shared filesystem's CSI driver, and send kubectl "
+                                              'get storageclass again.',
+                                       'sources': ['SemiAnalysis ClusterMAX cmax audit_findings.py and '
+                                                   'criteria-checks.json, criteria default-storage-class and csi-rwx '
+                                                   'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                   'Kubernetes documentation, Change the default StorageClass and '
+                                                   'Persistent Volumes (access modes) '
+                                                   'https://kubernetes.io/docs/tasks/administer-cluster/change-default-storage-class/',
+                                                   "Kubernetes CSI driver list with each driver's access modes "
+                                                   '(kubernetes-csi/docs book/src/drivers.md) '
+                                                   'https://kubernetes-csi.github.io/docs/drivers.html'],
+                                       'examples': {'bad': '# standard-rwo (default)   pd.csi.storage.gke.io   (block '
+                                                           'only: no ReadWriteMany class)\n',
+                                                    'good': '# nfs-csi (default)   nfs.csi.k8s.io\n'}},
+ 'DLV031-platform-pods-not-ready.yaml': {'id': 'DLV031',
+                                         'name': 'platform-pods-not-ready',
+                                         'area': 'DLV',
+                                         'severity': 'error',
+                                         'weight': 4,
+                                         'check': 'clusterlint.rules.node_platform:platform_pods',
+                                         'needs': ['Cluster', 'Evidence'],
+                                         'summary': 'Under Kubernetes, an NVIDIA network operator or DCGM exporter pod '
+                                                    'is not running and ready, or the quoted one is absent.',
+                                         'why': 'On Kubernetes the NVIDIA network operator installs the RDMA driver '
+                                                '(MOFED or DOCA), the RDMA device plugin and the secondary networks '
+                                                'that give pods the InfiniBand or RoCE fabric; the DCGM exporter '
+                                                'publishes the GPU metrics (utilisation, temperatures, Xid errors) '
+                                                'monitoring reads. A pod of either in CrashLoopBackOff means a fabric '
+                                                "pods cannot use or metrics nobody receives. SemiAnalysis' ClusterMAX "
+                                                'audit (cmax) checks both (network-operator, monitoring-stack: "DCGM '
+                                                'exporter not installed"). A listing of every namespace without a '
+                                                'network operator pod on a quoted RDMA fabric, or without a DCGM '
+                                                'exporter the quote lists under monitoring, is a warning; pods the GPU '
+                                                "operator manages are DLV017's.",
+                                         'fix': 'Ask the vendor to repair the failing pods (or install the quoted '
+                                                'component) and send kubectl get pods --all-namespaces with every one '
+                                                'Running and ready.',
+                                         'sources': ['SemiAnalysis ClusterMAX cmax audit_findings.py and '
+                                                     'criteria-checks.json, criteria network-operator and '
+                                                     'monitoring-stack https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                     'NVIDIA Network Operator documentation '
+                                                     'https://docs.nvidia.com/networking/display/kubernetes2410/index.html',
+                                                     'NVIDIA DCGM Exporter https://github.com/NVIDIA/dcgm-exporter',
+                                                     'A real kubectl get pods with three dcgm-exporter pods in '
+                                                     'CrashLoopBackOff (NVIDIA/gpu-monitoring-tools issue 120), '
+                                                     'tests/evidence/SOURCE.md'],
+                                         'examples': {'bad': '# dcgm-exporter-8k4s5   0/1   CrashLoopBackOff\n',
+                                                      'good': '# pod/mofed-rhel8.8-ds-4rxvb   1/1   Running\n'}},
  'LCK001-single-cloud-accelerator.yaml': {'id': 'LCK001',
                                           'name': 'single-cloud-accelerator',
                                           'area': 'LCK',

@@ -127,6 +127,8 @@ else
 fi
 run lsmod.txt lsmod
 run cpupower-frequency-info.txt cpupower frequency-info
+# platform (DLV030-DLV037): Kubernetes storage classes (the pods are listed above, kubectl-gpu-operator-pods.txt)
+run kubectl-storageclass.txt kubectl get storageclass
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2

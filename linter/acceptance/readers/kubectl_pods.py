@@ -1,4 +1,5 @@
-"""`kubectl get pods` (-n NAMESPACE or --all-namespaces): the NVIDIA GPU operator's pods and their status."""
+"""`kubectl get pods` (-n NAMESPACE or --all-namespaces) and the pod part of `kubectl get all` (names written
+`pod/NAME`): each pod's name, namespace (None when the listing is of one namespace) and status."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ def parse(evidence, host: str, file: str, text: str) -> None:
         if len(fields) < (6 if spaced else 5):
             continue
         name, ready, status = fields[1:4] if spaced else fields[0:3]
-        pods.append(Fact({"name": name, "ready": ready, "status": status}, file, number, line))
+        name = name.removeprefix("pod/")
+        pods.append(Fact({"name": name, "ready": ready, "status": status, "namespace": fields[0] if spaced else None}, file, number, line))
     evidence.node(host).software.setdefault("kubernetes pods", Fact(pods, file, start + 1, lines[start]))
 
 
 READER = Reader("kubectl-pods", lambda head, text: bool(re.search(r"^(NAMESPACE\s+)?NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE", head, re.M)), parse,
-                ("GPU operator pods",))
+                ("GPU operator, network operator and DCGM exporter pods",))
