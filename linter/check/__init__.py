@@ -271,7 +271,7 @@ def _plan(options: Options, resolver, report: Report, shared_docs: _Shared, base
             report.not_specs.append(display(path))
             continue
         try:
-            from clusterlint.estimate.quotes import with_named_contract
+            from clusterlint.config.named_contract import with_named_contract
 
             settings = with_named_contract(resolver.for_path(path), path)  # a quote's metadata.contract, when none is given
         except ValueError as exc:

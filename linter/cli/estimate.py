@@ -64,7 +64,7 @@ def _pairs(quotes, contracts) -> dict:
             _fail(f"--contract {value}: a second contract for every quote (pair it with its quote: QUOTE={value})")
         else:
             default = value
-    from clusterlint.estimate.quotes import named_contract
+    from clusterlint.config.named_contract import named_contract
 
     try:
         return {q: named.get(q) or named_contract(q) or default for q in quotes}

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from clusterlint.model import catalog
-from clusterlint.model.findings import Finding, Related, dotted, fingerprint
+from clusterlint.model.findings import Finding, Related, dotted
 from clusterlint.readers.loader import Document, LoadedFile, Problem, display
 from clusterlint.engine.registry import DOCUMENT_CHECK, Rule, RuleError, builtin_rules
 from clusterlint.engine.selection import ALWAYS_ON
 from clusterlint.engine.scoring import area_of, finding_score, scorecard
-from clusterlint.contracts.sentences import sentence_at
 
 
 class Skip(Exception):
@@ -159,7 +158,7 @@ def new_finding(rule: Rule, doc_file: str, line: int, col: int, path, message: s
     return Finding(
         file=doc_file, line=line, column=col, rule=rule.id, message=message, name=rule.name, severity=severity,
         score=finding_score(rule.weight, severity), path=where, evidence=tuple(evidence), page=page, length=length,
-        fingerprint=fingerprint(rule.id, *(identity or (where, message))), related=related,
+        identity=(rule.id, *(identity or (where, message))), related=related,
     )
 
 
@@ -292,6 +291,8 @@ def _record(result: FileResult, rule: Rule, review: Review, hit: Hit) -> None:
     value = doc.value(hit.path)
     where = dotted(hit.path)
     if hit.offset is not None and isinstance(value, str):  # words in a clause: keyed by their sentence, not its index
+        from clusterlint.contracts.sentences import sentence_at
+
         identity = (sentence_at(value, hit.offset), value[hit.offset : hit.offset + hit.length])
     else:
         identity = (where, hit.message if value is None else value)

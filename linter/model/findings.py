@@ -22,19 +22,28 @@ class Finding:
 
     `line` and `column` count from 1; in a PDF they count from the top of `page` (0: not paged).
     `length`: characters of the offending words, when known; `fingerprint`: stable across line
-    shifts (see fingerprint()); `related`: Related places, the workload or contract line a quote's
-    finding reads.
+    shifts (see _fingerprint()), given or worked out on first use from `identity` (rule, where, value):
+    a text report never reads it, and hashing loads OpenSSL (about 4 ms of a run); `related`:
+    Related places, the workload or contract line a quote's finding reads.
     """
 
-    __slots__ = ("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path", "evidence", "length",
-                 "fingerprint", "related")
+    FIELDS = ("file", "page", "line", "column", "rule", "message", "name", "severity", "score", "path", "evidence", "length",
+              "fingerprint", "related")
+    __slots__ = tuple(name for name in FIELDS if name != "fingerprint") + ("_fingerprint", "_identity")
 
     def __init__(self, file: str, line: int, column: int, rule: str, message: str, name: str = "", severity: str = "error",
                  score: float = 0.0, path: str = "", evidence: tuple = (), length: int = 0, fingerprint: str = "",
-                 related: tuple = (), *, page: int = 0):
+                 related: tuple = (), *, page: int = 0, identity: tuple | None = None):
         self.file, self.page, self.line, self.column, self.rule, self.message = file, page, line, column, rule, message
         self.name, self.severity, self.score, self.path = name, severity, score, path
-        self.evidence, self.length, self.fingerprint, self.related = evidence, length, fingerprint, related
+        self.evidence, self.length, self._fingerprint, self.related = evidence, length, fingerprint, related
+        self._identity = identity
+
+    @property
+    def fingerprint(self) -> str:
+        if self._identity is not None:
+            self._fingerprint, self._identity = _fingerprint(*self._identity), None
+        return self._fingerprint
 
     def __eq__(self, other):
         return ORDER(self) == ORDER(other) if type(other) is Finding else NotImplemented
@@ -55,7 +64,7 @@ class Finding:
         return hash(ORDER(self))
 
     def __repr__(self) -> str:
-        return f"Finding({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
+        return f"Finding({', '.join(f'{name}={getattr(self, name)!r}' for name in self.FIELDS)})"
 
     def as_json(self) -> dict:
         return {
@@ -95,7 +104,7 @@ class Related(NamedTuple):
                 "message": self.message}
 
 
-def fingerprint(rule: str, where: str, value) -> str:
+def _fingerprint(rule: str, where: str, value) -> str:
     """A finding's identity within its file that survives edits elsewhere in it: its rule, spec path
     (or for words in a clause, the sentence they sit in) and the offending value, never its line.
     The file is not part of it, so it does not change with the directory clusterlint runs from;
