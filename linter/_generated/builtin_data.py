@@ -204,7 +204,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'names the party and the modal it read ("Provider" + "will"). Does '
                                                  'not fire on the customer\'s duty ("Customer will use reasonable '
                                                  'efforts to prevent unauthorized use"), a mutual one, a prohibition '
-                                                 '("You may not attempt to ..."), a permission ("Provider may make '
+                                                 '("You may not attempt to ...", "register, or attempt to register, '
+                                                 'any trademark"), an item whose party is in a lead-in the clause does '
+                                                 'not hold ("(c) uses commercially reasonable efforts to ..." after '
+                                                 '"Partner shall ensure:"), a permission ("Provider may make '
                                                  'commercially reasonable updates"), a condition ("If the Supplier '
                                                  'fails, despite using reasonable endeavours, ..."), a noun or '
                                                  'adjective ("any attempt to assign is void", "commercially reasonable '
@@ -568,15 +571,17 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'downtime is measured by connectivity alone ("Downtime means the '
                                                    'instance cannot be reached over the network", "Uptime is the '
                                                    'percentage of successful requests", "the API returns server errors '
-                                                   'to all requests"), when it leaves degradation or partial outages '
-                                                   'out ("Downtime does not include degraded performance or partial '
-                                                   'unavailability"), or when it counts only outages that hit most '
-                                                   'users ("an interruption that affects more than 50% of users"). The '
-                                                   'finding points at those words. Does not fire where the clause also '
-                                                   'counts degraded accelerators, fabric or failed health checks as '
-                                                   'down, or on an exclusion for a cause ("Downtime does not include '
-                                                   "scheduled maintenance or problems with Customer's Internet "
-                                                   'connection").',
+                                                   'to all requests", "a status code lower than 500 was not '
+                                                   'successfully returned"), when it leaves degradation or partial '
+                                                   'outages out ("Downtime does not include degraded performance or '
+                                                   'partial unavailability"), or when it counts only outages that hit '
+                                                   'a share of users ("an interruption that affects more than 50% of '
+                                                   'users", "unavailable if more than 10% of users are experiencing '
+                                                   'issues"). The finding points at those words. Does not fire where '
+                                                   'the clause also counts degraded accelerators, fabric or failed '
+                                                   'health checks as down, or on an exclusion for a cause ("Downtime '
+                                                   "does not include scheduled maintenance or problems with Customer's "
+                                                   'Internet connection").',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '
                                                    'accelerator-hours / contracted accelerator-hours", with fabric '
                                                    'bandwidth below the committed figure counted as down.',

@@ -42,7 +42,9 @@ SPLITS = {
 }
 REAL = {
     "real-dev": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
-        "commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4", "far-52-237-3")),
+        "commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4", "far-52-237-3",
+        "cloudgov-service-objectives", "mozilla-ingestion-sla", "github-secret-scanning-partner-agreement", "commonpaper-psa",
+        "commonpaper-design-partner")),
     "real-blind": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-cloud-addendum", "bonterms-cloud-terms")),
 }
 SYNTHETIC = tuple(SPLITS)
