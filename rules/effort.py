@@ -43,7 +43,9 @@ _ITEM_START = re.compile(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$", re.
 # a list item that runs on from a lead-in the clause does not hold ("Partner shall ensure that the Endpoint: ... (c) uses
 # commercially reasonable efforts to ...;"): it starts with a verb in the third person, no subject of its
 # own, so its party is the lead-in's and is not known here
-_CONTINUED_ITEM = re.compile(r"\s*(?:\d{1,3}(?:\.\d{1,3})+\.?\s+)?(?:[-*•]\s+|\(?(?:[a-zA-Z]|\d{1,3}|[ivxIVX]{1,4})[.)]\s+)+[a-z]+s\b(?<!\bits)(?<!\bthis)[^\n]*")
+_CONTINUED_ITEM = re.compile(
+    r"[ \t]{0,8}(?:\d{1,3}(?:\.\d{1,3}){1,3}\.?[ \t]{1,4})?(?:(?:[-*•]|\(?(?:[a-zA-Z]|\d{1,3}|[ivxIVX]{1,4})[.)])[ \t]{1,4}){1,3}"
+    r"[a-z]{1,20}s\b(?<!\bits)(?<!\bthis)[^\n]*")
 # an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access" (what a
 # prohibition lists, never an effort promise)
 _ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b", re.IGNORECASE)
