@@ -36,6 +36,8 @@ EFFORT_WORDS = re.compile(
     re.IGNORECASE,
 )
 _GOAL = re.compile(r"goal|objective", re.IGNORECASE)
+# what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
+_PURPOSE = re.compile(r"\s+(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness)", re.IGNORECASE)
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
@@ -46,9 +48,9 @@ _ITEM_START = re.compile(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$", re.
 _CONTINUED_ITEM = re.compile(
     r"[ \t]{0,8}(?:\d{1,3}(?:\.\d{1,3}){1,3}\.?[ \t]{1,4})?(?:(?:[-*•]|\(?(?:[a-zA-Z]|\d{1,3}|[ivxIVX]{1,4})[.)])[ \t]{1,4}){1,3}"
     r"[a-z]{1,20}s\b(?<!\bits)(?<!\bthis)[^\n]*")
-# an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access" (what a
-# prohibition lists, never an effort promise)
-_ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b", re.IGNORECASE)
+# an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access", "reverse
+# engineer, decompile, or otherwise attempt to derive" (what a prohibition lists, never an effort promise)
+_ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b", re.IGNORECASE)
 
 
 @check(LearnedPhrases)
@@ -122,6 +124,8 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
     if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
         return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+    if _PURPOSE.match(text, match.end()):
+        return True  # "the Matching Fund aims to encourage the community to contribute": a purpose, not a result owed
     if reading.obligor != "none":
         return False
     if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",

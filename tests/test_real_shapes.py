@@ -32,6 +32,10 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'reasonable efforts\'' + EFFORT),
     ("(c) Provider will use reasonable efforts to patch the nodes.", "CON001", 27,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'reasonable efforts\'' + EFFORT),
+    # CON001: an aim at a result the customer gets is still effort (a purpose is not: see below)
+    ("Provider aims to restore the cluster within one day.", "CON001", 14,
+     'clause 1.1 is a vendor aspiration ("Provider" + "aims") that promises only \'aims\': it has a date but no number with a '
+     "unit and no remedy for the customer; an effort promise cannot be enforced"),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -42,6 +46,9 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "(d) makes commercially reasonable efforts to keep the Reseller Endpoint online;",
     # CON001: an act and the attempt at it, listed in a prohibition
     "(f) copy, or attempt to copy, any part of the Provider's firmware.",
+    "decompile or disassemble the firmware, or otherwise attempt to derive its source code;",
+    # CON001: what a programme is for, not a result owed to the customer
+    "The Community Fund aims to encourage developers to publish their benchmarks.",
     # CON007: a share of users with no downtime in the sentence; a status code that measures nothing; a share in an exclusion
     "If more than 10% of users are experiencing errors, Provider will open an incident.",
     "Provider shall publish the status code of each API call.",

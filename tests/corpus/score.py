@@ -44,7 +44,7 @@ REAL = {
     "real-dev": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
         "commonpaper-csa", "commonpaper-sla", "github-terms-of-service", "far-52-212-4", "far-52-237-3",
         "cloudgov-service-objectives", "mozilla-ingestion-sla", "github-secret-scanning-partner-agreement", "commonpaper-psa",
-        "commonpaper-design-partner")),
+        "commonpaper-design-partner", "github-pre-release-license-terms", "github-sponsors-additional-terms")),
     "real-blind": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-cloud-addendum", "bonterms-cloud-terms")),
 }
 SYNTHETIC = tuple(SPLITS)
