@@ -33,7 +33,9 @@ _CONNECTIVITY_WORDS = (
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
     r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
-    r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b)"
+    r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b"
+    # the answer's status as the measure: "a status code lower than 500 was not successfully returned"
+    r"|\b(?:https?\s+)?status\s+codes?\b[^.;]{0,60}?\b(?:not\s+)?successfully\s+(?:returned|served|answered)\b)"
 )
 
 
@@ -49,7 +51,7 @@ _CONNECTIVITY_ANCHORS = (
     "connect", "reach", "access", "cannot", "can not", "can't", "can’t", "could", "unable", "not able", "fail", "network", "internet",
     "packet", "traffic", "neither", "contact", "http", "fib", "request", "ping", "probe", "respon", "answer", "repl", "impossib",
     "log in", "login", "session", "uplink", "transit", "heartbeat", "time out", "times out", "timed out", "timing out", "timeout",
-    "error", "call", "transaction", "ssh",
+    "error", "call", "transaction", "ssh", "status",
 )
 
 
@@ -87,7 +89,10 @@ _LEAVES_OUT = re.compile(
 _SHARE = re.compile(
     r"\b(?:affect\w*|impact\w*|experienced\s+by|for)\s+(?:a\s+majority\s+of|the\s+majority\s+of|most\s+(?:of\s+)?|more\s+than\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of"
     r"|at\s+least\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of|over\s+(?:half|\d{1,3}\s?%)\s+of|all\s+(?:of\s+)?)\s*(?:the\s+)?(?:customer['’]s\s+|your\s+|its\s+)?"
-    r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b",
+    r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b"
+    # the share as a condition: 'Our site is "unavailable" if more than 10% of public users are experiencing issues'
+    r"|\b(?:if|when|whenever|once|where)\s+(?:more\s+than|at\s+least|over)\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of\s+(?:the\s+)?(?:[a-z-]+\s+)?"
+    r"(?:users|customers|instances|nodes|servers|accounts|regions|seats)\s+(?:are\s+|is\s+)?(?:experienc\w*|affected|impacted|unable|cannot|down)\b",
     re.IGNORECASE,
 )
 _CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)

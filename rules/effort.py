@@ -36,10 +36,21 @@ EFFORT_WORDS = re.compile(
     re.IGNORECASE,
 )
 _GOAL = re.compile(r"goal|objective", re.IGNORECASE)
+# what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
+_PURPOSE = re.compile(r"\s+(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness)", re.IGNORECASE)
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
 _ITEM_START = re.compile(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$", re.IGNORECASE)  # "(c) attempt to ...": a list's item
+# a list item that runs on from a lead-in the clause does not hold ("Partner shall ensure that the Endpoint: ... (c) uses
+# commercially reasonable efforts to ...;"): it starts with a verb in the third person, no subject of its
+# own, so its party is the lead-in's and is not known here
+_CONTINUED_ITEM = re.compile(
+    r"[ \t]{0,8}(?:\d{1,3}(?:\.\d{1,3}){1,3}\.?[ \t]{1,4})?(?:(?:[-*•]|\(?(?:[a-zA-Z]|\d{1,3}|[ivxIVX]{1,4})[.)])[ \t]{1,4}){1,3}"
+    r"[a-z]{1,20}s\b(?<!\bits)(?<!\bthis)[^\n]*")
+# an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access", "reverse
+# engineer, decompile, or otherwise attempt to derive" (what a prohibition lists, never an effort promise)
+_ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b", re.IGNORECASE)
 
 
 @check(LearnedPhrases)
@@ -50,10 +61,12 @@ def reasonable_effort_clause(review, params):
     for item in texts(review.contract):
         if item.kind != "operative":
             continue
-        found = None
+        found, continued = None, _CONTINUED_ITEM.match(item.text)
         for match, _, learned in _effort_words(pattern, item.text, params.learned):
-            if quoted(item.text, match) or _defined_term(item.text, match) or _ITEM_START.match(item.text, 0, match.start()):
-                continue  # named, not used ('a party using "reasonable endeavours" ...'), a defined term, a list's item
+            if quoted(item.text, match) or _defined_term(item.text, match) or _ITEM_START.match(item.text, 0, match.start()) or (
+                    continued and match.start() < continued.end()) or _ACT_OR_ATTEMPT.search(item.text, max(0, match.start() - 40), match.end() + 40):
+                continue  # named, not used ('a party using "reasonable endeavours" ...'), a defined term, a list's item, an
+                # item whose party is in a lead-in the clause does not hold, an attempt listed with its act
             use = is_noun_or_predicate(item.text, match.start())
             if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
                 continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
@@ -111,6 +124,8 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
     if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
         return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+    if _PURPOSE.match(text, match.end()):
+        return True  # "the Matching Fund aims to encourage the community to contribute": a purpose, not a result owed
     if reading.obligor != "none":
         return False
     if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",
