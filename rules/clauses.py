@@ -19,12 +19,9 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from pydantic import Field, field_validator
-
 from clusterlint.contracts.sentences import per_sentence, spans
 from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of  # noqa: F401  (kind_of: re-exported for the rules)
 from clusterlint.contracts.texts import Text, texts  # noqa: F401  (re-exported for the rules)
-from clusterlint.rules.params import Params
 
 GAP = r"[\s*_]+"  # between words: spaces, line breaks, Markdown emphasis
 
@@ -112,36 +109,12 @@ def _builtin_phrase_lists() -> frozenset:
     return frozenset(tuple(rule["params"]["phrases"]) for rule in RULES.values() if "phrases" in (rule.get("params") or {}))
 
 
-class Phrases(Params):
-    """Params of a phrase rule: regular expressions, a space standing for any whitespace."""
-
-    phrases: list[str] = Field(description="Regular expressions of the rule's words, matched in any case; a space stands for any whitespace.")
-
-    @field_validator("phrases")
-    @classmethod
-    def _compiles(cls, value):
-        if tuple(value) not in _builtin_phrase_lists():  # the built-in lists are checked by the tests, not on every run
-            check_phrases(value)
-        return value
-
-    @property
-    def pattern(self) -> re.Pattern:
-        return phrase_pattern(self.phrases)
-
-
-class LearnedParams(Params):
-    """Params of a rule with a learned second reading (`clusterlint.contracts.clause_model`): the score a
-    sentence no pattern matches must pass to be read as the rule's shape; null turns it off."""
-
-    learned: float | None = Field(None, description=(
-        "Score a sentence no pattern matches must pass for the learned reading (a logistic regression; null: off). "
-        "Default: the lowest of 0, 0.5, 1, 1.5, 2 (a score of 0 is even odds) at which leave-one-file-out precision on the tuning "
-        "split is at least 0.93 "
-        "(python tools/train_clause_model.py --lofo)."))
-
-
-class LearnedPhrases(Phrases, LearnedParams):
-    """Params of a phrase rule with a learned second reading."""
+def checked_phrases(value: list[str]) -> list[str]:
+    """A phrase list as a rule's params take it (`clusterlint.rules.params.LearnedPhrases`): ValueError
+    when `check_phrases` refuses it; the built-in lists are checked by the tests, not on every run."""
+    if tuple(value) not in _builtin_phrase_lists():
+        check_phrases(value)
+    return value
 
 
 def candidates(pattern: re.Pattern, text: str, rule: str, threshold: float | None, anchor: re.Pattern):

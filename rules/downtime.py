@@ -10,7 +10,7 @@ from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_
 from clusterlint.engine.review import check
 from clusterlint.rules import clauses
 from clusterlint.rules.anchors import anchored, words
-from clusterlint.rules.clauses import LearnedParams, texts
+from clusterlint.rules.clauses import texts
 from clusterlint.rules.sole_remedy import CREDIT
 
 
@@ -169,7 +169,7 @@ def _leaves_out_degradation(item):
     return None
 
 
-@check(LearnedParams)
+@check("clusterlint.rules.params:LearnedParams")
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
         connected = _may_speak_of_connectivity(item.text)

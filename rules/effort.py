@@ -6,7 +6,7 @@ import re
 
 from clusterlint.rules import clauses
 from clusterlint.rules.anchors import anchored, quoted, words
-from clusterlint.rules.clauses import LearnedPhrases, parts, texts
+from clusterlint.rules.clauses import parts, phrase_pattern, texts
 from clusterlint.engine.review import check
 
 
@@ -53,11 +53,11 @@ _CONTINUED_ITEM = re.compile(
 _ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b", re.IGNORECASE)
 
 
-@check(LearnedPhrases)
+@check("clusterlint.rules.params:LearnedPhrases")
 def reasonable_effort_clause(review, params):
     from clusterlint.contracts.obligations import is_noun_or_predicate, read_at
 
-    pattern, who = params.pattern, clauses.parties_of(review)
+    pattern, who = phrase_pattern(params.phrases), clauses.parties_of(review)
     for item in texts(review.contract):
         if item.kind != "operative":
             continue

@@ -10,9 +10,12 @@ pydantic, imported to decide and word the error. Plugins pass their own model cl
 No `from __future__ import annotations`: pydantic would evaluate every annotation from its text.
 """
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Optional
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from clusterlint.model.base import Rate, Size
+from clusterlint.rules.clauses import checked_phrases
 
 
 class Params(BaseModel):
@@ -172,3 +175,23 @@ class PortSpeed(Params):
 class Aggregate(Params):
     tolerance: float = Field(ge=0, lt=1, description="How close to the node aggregate a per-accelerator figure must be to be flagged.")
     max_port: Rate = Field(description="Fastest single NIC port shipping; a faster per-NIC figure is a node aggregate.")
+
+
+# ------------------------------------------------------------ contract words (clauses)
+class LearnedParams(Params):
+    """Params of a rule with a learned second reading (`clusterlint.contracts.clause_model`): the score a
+    sentence no pattern matches must pass to be read as the rule's shape; null turns it off."""
+
+    learned: Optional[float] = Field(None, description=(
+        "Score a sentence no pattern matches must pass for the learned reading (a logistic regression; null: off). "
+        "Default: the lowest of 0, 0.5, 1, 1.5, 2 (a score of 0 is even odds) at which leave-one-file-out precision on the tuning "
+        "split is at least 0.93 "
+        "(python tools/train_clause_model.py --lofo)."))
+
+
+class LearnedPhrases(LearnedParams):
+    """Params of a phrase rule (regular expressions, a space standing for any whitespace; see
+    `clusterlint.rules.clauses.phrase_pattern`) with a learned second reading."""
+
+    phrases: Annotated[list[str], AfterValidator(checked_phrases)] = Field(
+        description="Regular expressions of the rule's words, matched in any case; a space stands for any whitespace.")

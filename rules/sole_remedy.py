@@ -7,7 +7,7 @@ from functools import cache
 
 from clusterlint.engine.review import check
 from clusterlint.rules.anchors import anchored, words
-from clusterlint.rules.clauses import LearnedParams, candidates, texts
+from clusterlint.rules.clauses import candidates, texts
 
 
 _REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|indemnit(?:y|ies)|entitlement|refunds?)"
@@ -105,7 +105,7 @@ _PRESERVED = re.compile(
 CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
 
 
-@check(LearnedParams)
+@check("clusterlint.rules.params:LearnedParams")
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
         if item.kind == "recital" or not CREDIT.search(item.text):

@@ -8,7 +8,7 @@ from clusterlint.contracts.sentences import sentence_span
 from clusterlint.engine.review import check
 from clusterlint.rules import clauses
 from clusterlint.rules.anchors import anchored, quoted, words
-from clusterlint.rules.clauses import LearnedPhrases, candidates, texts
+from clusterlint.rules.clauses import candidates, phrase_pattern, texts
 
 
 _EXTRA_CAPACITY = re.compile(
@@ -53,11 +53,11 @@ _RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|
 _COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$", re.IGNORECASE)  # not a noun: "the final count is whatever ..."
 
 
-@check(LearnedPhrases)
+@check("clusterlint.rules.params:LearnedPhrases")
 def subject_to_availability(review, params):
     from clusterlint.contracts.obligations import read_at
 
-    pattern, contract, who = params.pattern, review.contract, clauses.parties_of(review)
+    pattern, contract, who = phrase_pattern(params.phrases), review.contract, clauses.parties_of(review)
     reserved = None
     for item in texts(contract):
         if item.kind != "operative" or not _CAPACITY.search(item.text):

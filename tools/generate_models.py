@@ -54,7 +54,7 @@ One plain class per built-in check's params model (see clusterlint.model.fast), 
 class by the reference a check names it with ("clusterlint.rules.params:Headroom").
 """
 
-from clusterlint.model.fast import REQUIRED, Plain, anything, choice, constant, integer, items, mapping, number, optional, quantity, text  # noqa: F401
+from clusterlint.model.fast import REQUIRED, Plain, after, anything, choice, constant, integer, items, mapping, number, optional, quantity, text  # noqa: F401
 
 
 '''
@@ -102,6 +102,12 @@ ISO_DATE = "clusterlint.model.contract._iso_date"
 def check(annotation, metadata, where: str, models: list) -> str:
     """The check expression (model.fast) for a field's annotation; models found are added to `models`."""
     annotation, meta = _split(annotation, metadata)
+    afters = [item for item in meta if type(item).__name__ == "AfterValidator"]
+    if afters:  # the same function pydantic calls, by reference: model.fast's `after`
+        inner = check(annotation, [item for item in meta if item not in afters], where, models)
+        for item in afters:
+            inner = f"after({inner}, {f'{item.func.__module__}:{item.func.__qualname__}'!r})"
+        return inner
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Union:
         members = [a for a in args if a is not type(None)]

@@ -4,7 +4,7 @@ One plain class per built-in check's params model (see clusterlint.model.fast), 
 class by the reference a check names it with ("clusterlint.rules.params:Headroom").
 """
 
-from clusterlint.model.fast import REQUIRED, Plain, anything, choice, constant, integer, items, mapping, number, optional, quantity, text  # noqa: F401
+from clusterlint.model.fast import REQUIRED, Plain, after, anything, choice, constant, integer, items, mapping, number, optional, quantity, text  # noqa: F401
 
 
 class Params(Plain):
@@ -159,6 +159,16 @@ class PortSpeed(Plain):
 
 class Aggregate(Plain):
     __slots__ = ('tolerance', 'max_port')
+    model_fields = dict.fromkeys(__slots__)
+
+
+class LearnedParams(Plain):
+    __slots__ = ('learned',)
+    model_fields = dict.fromkeys(__slots__)
+
+
+class LearnedPhrases(Plain):
+    __slots__ = ('learned', 'phrases')
     model_fields = dict.fromkeys(__slots__)
 
 
@@ -334,6 +344,17 @@ Aggregate.FIELDS = (
 )
 Aggregate.KEYS = frozenset(('tolerance', 'max_port'))
 
+LearnedParams.FIELDS = (
+    ('learned', 'learned', constant(None), optional(number())),
+)
+LearnedParams.KEYS = frozenset(('learned',))
+
+LearnedPhrases.FIELDS = (
+    ('learned', 'learned', constant(None), optional(number())),
+    ('phrases', 'phrases', REQUIRED, after(items(text()), 'clusterlint.rules.clauses:checked_phrases')),
+)
+LearnedPhrases.KEYS = frozenset(('learned', 'phrases'))
+
 PARAMS = {
     'clusterlint.rules.params:Params': Params,
     'clusterlint.rules.params:TrainingMemory': TrainingMemory,
@@ -366,4 +387,6 @@ PARAMS = {
     'clusterlint.rules.params:CheckpointStall': CheckpointStall,
     'clusterlint.rules.params:PortSpeed': PortSpeed,
     'clusterlint.rules.params:Aggregate': Aggregate,
+    'clusterlint.rules.params:LearnedParams': LearnedParams,
+    'clusterlint.rules.params:LearnedPhrases': LearnedPhrases,
 }

@@ -179,6 +179,26 @@ def iso_date(value):
         raise Doubt from None
 
 
+def after(inner, ref: str):
+    """A field with an AfterValidator: what `inner` gives, passed through the function pydantic calls
+    ("module:name", written by the generator, imported on first use); Doubt when it refuses."""
+    function = None
+
+    def check(value):
+        nonlocal function
+        value = inner(value)
+        if function is None:
+            from importlib import import_module
+
+            module, _, name = ref.partition(":")
+            function = getattr(import_module(module), name)
+        try:
+            return function(value)
+        except ValueError:
+            raise Doubt from None
+    return check
+
+
 def optional(inner):
     def check(value):
         return None if value is None else inner(value)
