@@ -43,11 +43,13 @@ def _promised(review):
 @check(NO_PARAMS)
 def stack_missing(review, params):
     promised = _promised(review)
-    nodes = _nodes(review)
-    if not nodes:
+    nodes = {n.host: n.software for n in _nodes(review)}
+    hosts = sorted(set(nodes) | set(review.evidence.folders))  # a node folder whose files could not be read evidences nothing
+    if not hosts:
         raise Skip("no node evidence")
-    for node in nodes:
-        manifest = node.software.get("collect manifest")
+    for host in hosts:
+        software = nodes.get(host, {})
+        manifest = software.get("collect manifest")
         for path, name in promised:
             key, command, shown = PROBES[name]
             tries = manifest.value.get(key, []) if manifest is not None else []
@@ -56,10 +58,10 @@ def stack_missing(review, params):
             if tries:
                 first = tries[0]
                 state = _STATE[first.value].format(command=first.text.split(" ", 3)[3])
-                yield review.hit("Cluster", path, f"node {node.host}: the quoted {name} {state}", evidence=(first.cite(),))
-            elif shown is None or shown[0] not in node.software:
+                yield review.hit("Cluster", path, f"node {host}: the quoted {name} {state}", evidence=(first.cite(),))
+            elif shown is None or shown[0] not in software:
                 also = f" or {shown[1]} output" if shown else ""
-                yield _not_evidenced(review, path, f"the quoted {name} on node {node.host}", f"collect manifest line for {key} ({command}){also}")
+                yield _not_evidenced(review, path, f"the quoted {name} on node {host}", f"collect manifest line for {key} ({command}){also}")
 
 
 def _copies(node) -> list:
