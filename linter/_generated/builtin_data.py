@@ -1545,8 +1545,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                       'https://docs.nvidia.com/datacenter/dcgm/latest/user-guide/index.html'],
                                           'examples': {'bad': '# healthcheck-nhc-conf.txt: no line names dcgmi, dcgm '
                                                               'or nv-hostengine\n',
-                                                       'good': '# healthcheck-nhc-conf.txt: * || check_cmd_status -t '
-                                                               '120 -r 0 dcgmi diag -r 1\n'}},
+                                                       'good': '# healthcheck-nhc-conf.txt: a check line that runs '
+                                                               'dcgmi diag -r 1\n'}},
  'DLV030-storage-class-missing.yaml': {'id': 'DLV030',
                                        'name': 'storage-class-missing',
                                        'area': 'DLV',
