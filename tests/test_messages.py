@@ -69,6 +69,10 @@ MESSAGES = {
     "DLV023": "node node-1 translates every device's DMA through the IOMMU (default domain Translated, expected Passthrough with iommu=pt): "
               "GPU and RDMA transfers pay for the translation",
     "DLV024": "node node-1 CPU 5 runs the powersave governor of acpi-cpufreq: its cores stay at their lowest frequency, expected performance",
+    "DLV025": ["node node-1: the quoted enroot is not installed (collect tried enroot version)",
+               "node node-1: the quoted nsight-compute is not installed (collect tried /usr/local/cuda/bin/ncu --version)"],
+    "DLV026": "node node-1: the HealthCheckProgram /usr/sbin/nhc runs no DCGM check (/etc/nhc/nhc.conf names no dcgmi, dcgm or nv-hostengine): "
+              "a GPU that fails DCGM's health watches is not drained",
     "DLV030": "node-1: no StorageClass gives ReadWriteMany volumes (provisioners: kubernetes.io/gce-pd, pd.csi.storage.gke.io): pods on several "
               "nodes cannot share the quoted nfs storage 'home' through a PersistentVolumeClaim",
     "DLV031": [f"DCGM exporter pod dcgm-exporter-{pod} is CrashLoopBackOff (0/1 ready)" for pod in ("8k4s5", "fwcxb", "tksj6")],

@@ -1480,6 +1480,79 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                             'governor "powersave" may decide which speed to use\n',
                                                      'good': '# cpupower frequency-info: The governor "performance" '
                                                              'may decide which speed to use\n'}},
+ 'DLV025-promised-software-missing.yaml': {'id': 'DLV025',
+                                           'name': 'promised-software-missing',
+                                           'area': 'DLV',
+                                           'severity': 'warning',
+                                           'weight': 4,
+                                           'check': 'clusterlint.rules.node_stack:stack_missing',
+                                           'needs': ['Cluster', 'Evidence'],
+                                           'summary': 'A container runtime or tool the quote promises '
+                                                      '(software.containers, software.tools) is not installed on a '
+                                                      'node, or not evidenced.',
+                                           'why': 'A quote that promises Enroot and Pyxis, Apptainer, Docker, Lmod '
+                                                  'modules, the NVIDIA HPC SDK, Nsight Compute or DCGM sells a way of '
+                                                  'working: users run their containers through srun, profile kernels, '
+                                                  'load the compilers. A node without them cannot run those jobs until '
+                                                  'the vendor installs them, so a missing promised tool blocks '
+                                                  "acceptance. SemiAnalysis' ClusterMAX audit (cmax) checks each "
+                                                  '(docker-workers, singularity, enroot, pyxis, ncu-profiling, '
+                                                  'hpc-sdk, lmod, dcgm-healthchecks). Presence is read from the '
+                                                  'manifest clusterlint collect writes (every tool it tried: found, '
+                                                  'not installed, failed, timed out), so that a tool absent from the '
+                                                  'node is told apart from one nobody collected; a promised tool with '
+                                                  'neither a manifest line nor a version output is not evidenced. Lmod '
+                                                  'is checked for its command only (not for GPU or fabric modules), '
+                                                  'the HPC SDK for its nvc compiler only (not its release window).',
+                                           'fix': 'Ask the vendor to install the promised runtime or tool on every '
+                                                  "node (for Pyxis, load its plugin in Slurm's plugstack.conf), then "
+                                                  'run clusterlint collect again.',
+                                           'sources': ['SemiAnalysis ClusterMAX cmax container-check.sh, host-check.sh '
+                                                       'and audit_findings.py, criteria docker-workers, singularity, '
+                                                       'enroot, pyxis, ncu-profiling, hpc-sdk, lmod and '
+                                                       'dcgm-healthchecks https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                       'NVIDIA Pyxis (the srun --container-image option it adds) '
+                                                       'https://github.com/NVIDIA/pyxis',
+                                                       'Lmod, the module command as a shell function and $LMOD_CMD '
+                                                       'https://lmod.readthedocs.io/en/latest/030_installing.html',
+                                                       "clusterlint collect's manifest format, docs/acceptance.md"],
+                                           'examples': {'bad': '# collect-manifest.txt: not-installed enroot - enroot '
+                                                               'version\n',
+                                                        'good': '# collect-manifest.txt: found enroot - enroot '
+                                                                'version\n'}},
+ 'DLV026-dcgm-not-in-health-check.yaml': {'id': 'DLV026',
+                                          'name': 'dcgm-not-in-health-check',
+                                          'area': 'DLV',
+                                          'severity': 'warning',
+                                          'weight': 3,
+                                          'check': 'clusterlint.rules.node_stack:dcgm_health_check',
+                                          'needs': ['Cluster', 'Evidence'],
+                                          'summary': "The quote promises DCGM but Slurm's HealthCheckProgram (its "
+                                                     'script and NHC configuration) runs no DCGM check.',
+                                          'why': "DCGM's health watches and diagnostics find a GPU with pending row "
+                                                 'remaps, double-bit errors or a fallen-off bus; Slurm drains a node '
+                                                 'only when its HealthCheckProgram fails. Installed but not wired into '
+                                                 'that program, DCGM finds the fault and the node keeps taking jobs. '
+                                                 "SemiAnalysis' ClusterMAX audit (cmax) greps the HealthCheckProgram "
+                                                 'script for dcgm, dcgmi or nv-hostengine ("DCGM is installed but not '
+                                                 'wired into the Slurm HealthCheckProgram"). clusterlint collect '
+                                                 "copies the script (and NHC's nhc.conf when the program is NHC) "
+                                                 'behind a header line; the rule runs when such a copy is among the '
+                                                 'evidence and the quote lists dcgm under software.tools. A program '
+                                                 "that is not set at all is DLV016's.",
+                                          'fix': 'Ask the vendor to call DCGM from the health check (for NHC, a dcgmi '
+                                                 'health or dcgmi diag -r 1 check in nhc.conf) and collect again.',
+                                          'sources': ['SemiAnalysis ClusterMAX cmax host-check.sh and '
+                                                      'audit_findings.py, criterion dcgm-healthchecks '
+                                                      'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                      'Slurm slurm.conf documentation (HealthCheckProgram) '
+                                                      'https://slurm.schedmd.com/slurm.conf.html',
+                                                      'NVIDIA DCGM user guide, health and diagnostics '
+                                                      'https://docs.nvidia.com/datacenter/dcgm/latest/user-guide/index.html'],
+                                          'examples': {'bad': '# healthcheck-nhc-conf.txt: no line names dcgmi, dcgm '
+                                                              'or nv-hostengine\n',
+                                                       'good': '# healthcheck-nhc-conf.txt: a check line that runs '
+                                                               'dcgmi diag -r 1\n'}},
  'DLV030-storage-class-missing.yaml': {'id': 'DLV030',
                                        'name': 'storage-class-missing',
                                        'area': 'DLV',

@@ -80,7 +80,7 @@ class Storage(derived.Storage, Plain):
 
 
 class Software(Plain):
-    __slots__ = ('orchestrator', 'root_access', 'os', 'proprietary', 'monitoring')
+    __slots__ = ('orchestrator', 'root_access', 'os', 'proprietary', 'monitoring', 'containers', 'tools')
     model_fields = dict.fromkeys(__slots__)
 
 
@@ -383,8 +383,10 @@ Software.FIELDS = (
     ('os', 'os', constant(None), optional(text())),
     ('proprietary', 'proprietary', list, items(text())),
     ('monitoring', 'monitoring', constant(None), optional(items(choice('dcgm-exporter', 'xid-alerts', 'prometheus', 'grafana', 'node-exporter', 'ib-port-counters', 'nvlink-errors')))),
+    ('containers', 'containers', constant(None), optional(items(choice('docker', 'podman', 'apptainer', 'singularity', 'enroot', 'pyxis')))),
+    ('tools', 'tools', constant(None), optional(items(choice('lmod', 'hpc-sdk', 'nsight-compute', 'dcgm')))),
 )
-Software.KEYS = frozenset(('orchestrator', 'root_access', 'os', 'proprietary', 'monitoring'))
+Software.KEYS = frozenset(('orchestrator', 'root_access', 'os', 'proprietary', 'monitoring', 'containers', 'tools'))
 
 Location.FIELDS = (
     ('provider', 'provider', constant(None), optional(text())),

@@ -28,6 +28,7 @@ mkdir -m 700 -- "$out" || exit 2
 skipped=""
 timedout=""
 failed=""
+manifest=""
 if command -v timeout >/dev/null 2>&1; then
     bounded="timeout -k 5 $limit"
 else
@@ -43,12 +44,21 @@ save() {
     }
 }
 
+# record STATUS NAME FILE COMMAND...: one line of the manifest (docs/acceptance.md, "The collect manifest")
+record() {
+    line="$1 $2 $3"
+    shift 3
+    manifest="$manifest$line $*
+"
+}
+
 # run FILE TOOL [ARGS...]: save TOOL's standard output in $out/FILE, or note that TOOL is absent
 run() {
     file=$1
     shift
     if ! command -v "$1" >/dev/null 2>&1; then
         note "$1"
+        record not-installed "${1##*/}" - "$@"
         return
     fi
     save "$file" || return
@@ -57,12 +67,52 @@ run() {
     status=$?
     if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
         timedout="$timedout $file"
+        record timed-out "${1##*/}" "$file" "$@"
         printf 'clusterlint collect: %s timed out after %s s (kept what it printed in %s)\n' "$*" "$limit" "$out/$file" >&2
     elif [ "$status" -ne 0 ] || [ ! -s "$out/$file" ]; then
         failed="$failed $file"
+        record failed "${1##*/}" "$file" "$@"
         printf 'clusterlint collect: %s failed or printed nothing (kept %s for the record)\n' "$*" "$out/$file" >&2
     else
+        record found "${1##*/}" "$file" "$@"
         printf 'collected %s\n' "$out/$file"
+    fi
+}
+
+# probe NAME TOOL [ARGS...]: run TOOL only to learn whether it is installed and answers; its output is not kept
+probe() {
+    name=$1
+    shift
+    if ! command -v "$1" >/dev/null 2>&1; then
+        note "$1"
+        record not-installed "$name" - "$@"
+        return
+    fi
+    # shellcheck disable=SC2086
+    $bounded "$@" >/dev/null 2>&1
+    status=$?
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        timedout="$timedout $name"
+        record timed-out "$name" - "$@"
+    elif [ "$status" -ne 0 ]; then
+        failed="$failed $name"
+        record failed "$name" - "$@"
+    else
+        record found "$name" - "$@"
+    fi
+}
+
+# copy FILE SOURCE WHAT: a readable configuration file behind a header naming it (clusterlint's own format)
+copy() {
+    if [ -f "$2" ] && [ -r "$2" ]; then
+        save "$1" || return
+        printf '# clusterlint collect: copy of %s (%s)\n' "$2" "$3" >>"$out/$1"
+        # shellcheck disable=SC2086
+        $bounded cat -- "$2" >>"$out/$1" && printf 'collected %s\n' "$out/$1"
+        record found "$2" "$1" cat "$2"
+    else
+        note "$2"
+        record not-readable "$2" - cat "$2"
     fi
 }
 
@@ -80,8 +130,10 @@ read_file() {
         save "$1" || return
         # shellcheck disable=SC2086
         $bounded cat -- "$2" >>"$out/$1" && printf 'collected %s\n' "$out/$1"
+        record found "$2" "$1" cat "$2"
     else
         note "$2"
+        record not-readable "$2" - cat "$2"
     fi
 }
 
@@ -129,6 +181,64 @@ run lsmod.txt lsmod
 run cpupower-frequency-info.txt cpupower frequency-info
 # platform (DLV030-DLV037): Kubernetes storage classes (the pods are listed above, kubectl-gpu-operator-pods.txt)
 run kubectl-storageclass.txt kubectl get storageclass
+# stack (DLV025-DLV029): the container runtimes and tools a quote promises, recorded in the manifest (found, not installed,
+# failed, timed out); their output is not kept. Pyxis: the options it adds to srun --help. Lmod: `module` is a shell
+# function, so its command is found through $LMOD_CMD (set by Lmod's shell start-up) or Lmod's usual install paths.
+probe docker docker --version
+probe podman podman --version
+probe apptainer apptainer --version
+probe singularity singularity --version
+probe enroot enroot version
+if command -v ncu >/dev/null 2>&1; then
+    probe ncu ncu --version
+else
+    probe ncu /usr/local/cuda/bin/ncu --version
+fi
+if ! command -v srun >/dev/null 2>&1; then
+    record not-installed pyxis - srun --help
+else
+    help=$($bounded srun --help 2>/dev/null)
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        record failed pyxis - srun --help
+    elif printf '%s\n' "$help" | grep -q -e '--container-image'; then
+        record found pyxis - srun --help '|' grep -e --container-image
+    else
+        record not-installed pyxis - srun --help '|' grep -e --container-image
+    fi
+fi
+lmod=""
+for candidate in "${LMOD_CMD:-}" /usr/share/lmod/lmod/libexec/lmod /opt/apps/lmod/lmod/libexec/lmod /usr/local/lmod/lmod/libexec/lmod; do
+    if [ -n "$candidate" ] && [ -f "$candidate" ] && [ -x "$candidate" ]; then
+        lmod=$candidate
+        break
+    fi
+done
+record "$([ -n "$lmod" ] && echo found || echo not-installed)" lmod - test -x "${lmod:-\$LMOD_CMD}"
+nvhpc=""
+for candidate in /opt/nvidia/hpc_sdk/*/*/compilers/bin/nvc; do
+    if [ -f "$candidate" ] && [ -x "$candidate" ]; then
+        nvhpc=$candidate
+    fi
+done
+record "$([ -n "$nvhpc" ] && echo found || echo not-installed)" hpc-sdk - test -x "${nvhpc:-/opt/nvidia/hpc_sdk/*/*/compilers/bin/nvc}"
+# the HealthCheckProgram's script (and NHC's configuration), to see whether it runs DCGM; a header names what was copied
+program=""
+if [ -f "$out/scontrol-show-config.txt" ]; then
+    program=$(awk '$1 == "HealthCheckProgram" {print $3; exit}' "$out/scontrol-show-config.txt")
+fi
+case $program in
+    /*)
+        copy healthcheck-program.txt "$program" HealthCheckProgram
+        if [ "${program##*/}" = nhc ]; then
+            copy healthcheck-nhc-conf.txt /etc/nhc/nhc.conf "HealthCheckProgram configuration"
+        fi
+        ;;
+esac
+save collect-manifest.txt && {
+    printf '# clusterlint collect manifest 1\n# host %s\n# status name file command\n' "$host"
+    printf '%s' "$manifest"
+} >>"$out/collect-manifest.txt" && printf 'collected %s\n' "$out/collect-manifest.txt"
 
 if [ -n "$skipped" ]; then
     printf 'clusterlint collect: skipped (not installed or not readable):%s\n' "$skipped" >&2

@@ -212,6 +212,8 @@ class Security(Strict):
 
 
 Monitoring = Literal["dcgm-exporter", "xid-alerts", "prometheus", "grafana", "node-exporter", "ib-port-counters", "nvlink-errors"]
+Container = Literal["docker", "podman", "apptainer", "singularity", "enroot", "pyxis"]
+Tool = Literal["lmod", "hpc-sdk", "nsight-compute", "dcgm"]
 
 
 class Software(Strict):
@@ -223,6 +225,12 @@ class Software(Strict):
     proprietary: list[str] = Field(default_factory=_no_items, description="Proprietary tools or services you must use to run on this cluster.")
     monitoring: Optional[list[Monitoring]] = Field(
         None, description="Monitoring the customer can see: dcgm-exporter metrics, Xid error alerts, dashboards; [] = none, absent = not stated.")
+    containers: Optional[list[Container]] = Field(
+        None, description="Container runtimes installed on the nodes (pyxis: Slurm's srun --container-image plugin, with enroot); "
+                          "[] = none, absent = not stated.")
+    tools: Optional[list[Tool]] = Field(
+        None, description="User-space tools installed on the nodes: lmod modules, the NVIDIA HPC SDK, Nsight Compute (ncu), DCGM (dcgmi); "
+                          "[] = none, absent = not stated.")
 
 
 class Location(Strict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-ORDER = ("nvidia_xml", "nvidia_q", "nvidia_topo", "nccl_tests", "lscpu_json", "findmnt", "fio", "dcgmi_json", "rocm_smi", "ibstat", "ibstatus",
+ORDER = ("collect_manifest", "collect_copy", "nvidia_xml", "nvidia_q", "nvidia_topo", "nccl_tests", "lscpu_json", "findmnt", "fio", "dcgmi_json", "rocm_smi", "ibstat", "ibstatus",
          "ibv_devinfo", "lscpu", "meminfo", "free", "df", "dcgmi_diag", "nvidia_version", "kernel_log", "lspci", "scontrol", "kubectl_storageclass", "kubectl_pods",
          "container_toolkit", "runc", "docker_version", "nvcc", "dcgmi_version",
          "sysctl", "nvidia_params", "srun_mpi", "nccl_conf", "ldconfig", "lsmod", "cpupower")
