@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.contracts.sentences import per_sentence, spans
 from clusterlint.contracts.kinds import NUMBER_PREFIX, kind_of  # noqa: F401  (kind_of: re-exported for the rules)
 from clusterlint.contracts.texts import Text, texts  # noqa: F401  (re-exported for the rules)
@@ -44,7 +45,7 @@ def _gaps(phrase: str) -> str:
     return "".join(out)
 
 
-def phrase_pattern(phrases) -> re.Pattern:
+def phrase_pattern(phrases) -> Folded:
     """One case-insensitive pattern for a list of phrases; a space in a phrase matches any gap. When
     every phrase starts with a letter, a look-ahead for one lets the scan pass over runs of spaces,
     digits and punctuation in one step instead of trying every phrase at each of their characters."""
@@ -52,12 +53,12 @@ def phrase_pattern(phrases) -> re.Pattern:
 
 
 @lru_cache(maxsize=64)  # a rule's pattern is asked for on every review
-def _phrase_pattern(phrases: tuple) -> re.Pattern:
+def _phrase_pattern(phrases: tuple) -> Folded:
     alternatives = [_gaps(p) for p in phrases]
     from clusterlint._generated.builtin_data import PHRASE_STARTS_WITH_LETTER as known  # the built-in phrases', worked out once
 
     letter = r"(?=[^\W\d_])" if all(known[a] if a in known else _starts_with_letter(a) for a in alternatives) else ""
-    return re.compile(letter + _joined(alternatives), re.IGNORECASE)
+    return Folded(letter + _joined(alternatives))
 
 
 def _starts_with_letter(alternative: str) -> bool:
@@ -153,7 +154,7 @@ _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 # a count of days in digits, words or both: "30", "thirty", "thirty (30)"
 _COUNT = (r"(?:(?:[a-z-]+\s+\()?\d+\)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty"
           r"|thirty|forty-five|forty|sixty|ninety)")
-DATE = re.compile(
+DATE = Folded(
     r"(?=[^\W_]|-)(?:"  # every alternative starts with a letter, a digit or a hyphen: a run of spaces or punctuation is passed in one step
     r"\b\d{4}-\d{2}-\d{2}\b"
     rf"|\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
@@ -162,22 +163,19 @@ DATE = re.compile(
     rf"|\bwithin\s+{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\b"
     rf"|\b{_COUNT}\s+(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?)\s+(?:after|from|of|following)\b"
     r"|\bQ[1-4]\s+\d{4}\b)",
-    re.IGNORECASE,
 )
-MEASURE = re.compile(
+MEASURE = Folded(
     r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:%|percent\b|per\s?cent\b|[kMGTP]i?B(?:/s|ps)?\b|[kMGT]b(?:ps|/s|it/s)\b|[TP]?FLOPS\b"
     r"|hours?\b|hrs?\b|h\b|minutes?\b|mins?\b|seconds?\b|ms\b|µs\b|us\b|days?\b|weeks?\b"
     r"|(?:GPU|accelerator|node|server|instance)s?\b|kW\b|MW\b|USD\b|EUR\b|GBP\b)"
     r"|[$€£]\s?\d",
-    re.IGNORECASE,
 )
-REMEDY = re.compile(
+REMEDY = Folded(
     r"(?=[^\W_])(?:\b(?:service\s+)?credits?\b|\brefund\w*|\brebate\w*|\bliquidated\s+damages\b|\bpenalt(?:y|ies)\b|\b(?:delay|late[\s-]delivery)\s+(?:payments?|damages)\b"
     r"|\bterminat(?:e|es|ion)\b|\bcancel\w*|\bfees?\s+(?:reduction|suspension|waiver|abatement)\b"
     r"|\b(?:reduc|waiv|suspend|abat)\w*\b[^.;]{0,40}\b(?:fees?|charges?|payments?|invoices?|price)\b"
     r"|\bnot\s+(?:be\s+)?(?:charged|invoiced|billed)\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+|additional\s+)?(?:charge|cost)\b|\bcompensat\w*"
-    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b)",  # every alternative starts with a letter
-    re.IGNORECASE,
+    r"|\bdeduct\w*\b[^.;]{0,40}\b(?:price|fees?|charges?|payments?|invoices?)\b)",
 )
 # a clause's own number: "4.2", "1.2(a)(iii)", "Section 13.5(a)", "§ 5.2", "Article VII.", "(a)"
 class Parts(NamedTuple):
@@ -221,9 +219,9 @@ def found(pattern: re.Pattern, text: str, pos: int = 0) -> bool:
     return pattern.search(text, pos) is not None
 
 
-_VENDOR_RIGHT = re.compile(r"terminat|suspend|cancel", re.IGNORECASE)
-_NO_REMEDY = re.compile(r"\b(?:no|not|without|nor)\s+(?:any\s+)?$", re.IGNORECASE)
-_PAYS = re.compile(r"\bpa(?:y|ys|id)\b", re.IGNORECASE)
+_VENDOR_RIGHT = Folded(r"terminat|suspend|cancel")
+_NO_REMEDY = Folded(r"\b(?:no|not|without|nor)\s+(?:any\s+)?$")
+_PAYS = Folded(r"\bpa(?:y|ys|id)\b")
 
 
 def favours_customer(text: str, match: re.Match, who) -> bool:

@@ -8,6 +8,7 @@ phrase rules are in effort (CON001), supply (CON005), sole_remedy (CON006) and d
 from __future__ import annotations
 
 import re
+from clusterlint.contracts.folded import Folded
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 from clusterlint.contracts.sentences import per_sentence, sentence_at
@@ -21,13 +22,12 @@ from clusterlint.rules.missing import ACCEPTANCE, DELIVERY, EXIT, PERFORMANCE, P
 # ---------------------------------------------------------------- what must be there
 
 
-_DELIVERY = re.compile(
+_DELIVERY = Folded(
     r"\b(?:deliver\w*|hand\s?over|handed\s+over|ready\s+for\s+(?:service|use)|available\s+for\s+(?:use|production)|go-?live|commission\w*"
     r"|make\s+(?:[\w-]+\s+){0,5}?available|provision(?:ed|s)?|installation|install(?:ed)?|in\s+service)\b",
-    re.IGNORECASE,
 )
 # a date named as the delivery's: "the Delivery Date is 1 March 2027", "target handover date: 2027-03-01"
-_NAMED_DATE = re.compile(r"\b(?:delivery|handover|hand-over|go-?live|ready[\s-]for[\s-]service|service\s+start|commencement)\s+date\b", re.IGNORECASE)
+_NAMED_DATE = Folded(r"\b(?:delivery|handover|hand-over|go-?live|ready[\s-]for[\s-]service|service\s+start|commencement)\s+date\b")
 
 
 @check(NO_PARAMS)
@@ -61,10 +61,10 @@ def _named(review) -> bool:
     return False
 
 
-_PERFORMANCE = re.compile(
-    r"\b(?:bandwidth|throughput|busbw|all[_\s-]?reduce|nccl|tflops|mfu|latency|iops|tokens?\s+per\s+second)\b", re.IGNORECASE
+_PERFORMANCE = Folded(
+    r"\b(?:bandwidth|throughput|busbw|all[_\s-]?reduce|nccl|tflops|mfu|latency|iops|tokens?\s+per\s+second)\b"
 )
-_METHOD = re.compile(r"\b(?:measured|nccl-tests|benchmark\w*|test\w*|as\s+reported\s+by|using)\b", re.IGNORECASE)
+_METHOD = Folded(r"\b(?:measured|nccl-tests|benchmark\w*|test\w*|as\s+reported\s+by|using)\b")
 _FIGURE = re.compile(r"^\s*\d+(?:\.\d+)?\s*[^\d\s].*$")
 
 
@@ -88,8 +88,8 @@ def no_performance_guarantee(review, params):
                   "measured, e.g. nccl-tests all_reduce busbw >= 360GB/s)", "a slow cluster still meets it", ("spec", "performance"))
 
 
-_OBLIGATION = re.compile(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guarantees?)\b", re.IGNORECASE)
-_CHECKABLE = re.compile(f"{DATE.pattern}|{MEASURE.pattern}", re.IGNORECASE)  # a date or a figure
+_OBLIGATION = Folded(r"\b(?:shall|will|must|agrees?\s+to|commits?\s+to|guarantees?)\b")
+_CHECKABLE = Folded(f"{DATE.pattern}|{MEASURE.pattern}")  # a date or a figure
 
 
 @check(NO_PARAMS)
@@ -115,8 +115,8 @@ def no_remedy(review, params):
         return
 
 
-_REPLACE = re.compile(r"\b(?:replac\w*|repair\w*|swap\w*|RMA)\b", re.IGNORECASE)
-_WITHIN = re.compile(r"\bwithin\s+(\d+(?:\.\d+)?)\s*(hours?|hrs?|h|minutes?|mins?|(?:business\s+|calendar\s+|working\s+)?days?|d)\b", re.IGNORECASE)
+_REPLACE = Folded(r"\b(?:replac\w*|repair\w*|swap\w*|RMA)\b")
+_WITHIN = Folded(r"\bwithin\s+(\d+(?:\.\d+)?)\s*(hours?|hrs?|h|minutes?|mins?|(?:business\s+|calendar\s+|working\s+)?days?|d)\b")
 
 
 def replacement_time(contract):
@@ -143,10 +143,9 @@ def no_replacement_sla(review, params):
 
 
 # an acceptance test of the delivered systems; "acceptance of these Terms" is consent to a contract
-_ACCEPTANCE = re.compile(
+_ACCEPTANCE = Folded(
     r"\bacceptance[\s-]+(?:test\w*|criteria|procedure|period|certificate)\b|\bburn[\s-]?in\b"
     r"|\baccept(?:ance\s+of|s?)\s+(?:the\s+|each\s+|any\s+)?(?:cluster|nodes?|systems?|hardware|delivery|servers?|capacity)\b",
-    re.IGNORECASE,
 )
 
 
@@ -159,15 +158,13 @@ def no_acceptance_test(review, params):
                   "you pay from day one for nodes that were never shown to work together", ("spec", "delivery"))
 
 
-_TERMINATION = re.compile(
+_TERMINATION = Folded(
     r"\bterminat\w*[^.;]{0,80}\bfor\s+(?:its\s+|the\s+customer['’]s\s+)?convenience\b|\bfor\s+convenience\b[^.;]{0,60}\bterminat\w*"
     r"|\bterminat\w*[^.;]{0,80}\b(?:upon|on|with|by\s+giving)\s+(?:at\s+least\s+)?(?:\w+\s+\()?\d+\)?\s+(?:days|months)['’]?\s+(?:prior\s+)?(?:written\s+)?notice"
     r"|\bterminat\w*[^.;]{0,80}\bat\s+any\s+time\b|\bat\s+any\s+time\b[^.;]{0,40}\bterminat\w*",
-    re.IGNORECASE,
 )
-_EXPORT = re.compile(
+_EXPORT = Folded(
     r"\b(?:export\w*|retriev\w*|return\w*|download\w*|migrat\w*)\b[^.;]{0,80}\bdata\b|\bdata\b[^.;]{0,80}\b(?:export\w*|retriev\w*|returned)\b",
-    re.IGNORECASE,
 )
 
 
@@ -219,15 +216,13 @@ _MONEY = r"(?:[$€£]\s?\d|(?<![\d.,])\d[\d.,]*\s?(?:USD|EUR|GBP)\b)"
 # A price of compute or of a cost line: money per unit of time or of capacity ("2.10 USD per
 # GPU-hour", "$0.08/GB-month", "EUR 400 per node per month"). An invoicing threshold ("invoices
 # under 20,000 USD") or a liability cap ("limited to 5,000 USD") is an amount, not a price.
-_PRICE = re.compile(
+_PRICE = Folded(
     _MONEY + r"[\d.,]*\s?(?:USD|EUR|GBP)?\s?(?:per|/|an?|each)\s?(?:[\w-]{1,20}[\s-]){0,2}?"
     r"(?:hours?|hrs?|h|months?|mo|days?|weeks?|years?|gpus?|accelerators?|nodes?|instances?|servers?|[kMGTP]i?B)\b",
-    re.IGNORECASE,
 )
-_COVERED = re.compile(
+_COVERED = Folded(
     r"\binclud\w*|\bbundled\b|\bat\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge)\b|\bfree\s+of\s+charge\b|\bno\s+charge\b|"
     + _PRICE.pattern,
-    re.IGNORECASE,
 )
 
 

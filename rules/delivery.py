@@ -6,8 +6,7 @@ was measured in. A quoted figure or node with no readable evidence is reported a
 
 from __future__ import annotations
 
-import re
-
+from clusterlint.contracts.folded import Folded
 from clusterlint.model import units
 from clusterlint.engine.review import Skip, check
 
@@ -134,7 +133,7 @@ def _other_layers(ports) -> str:
     return f"; it has {len(ports)} {' and '.join(layers)} link layer port{'s' if len(ports) != 1 else ''}, {len(active)} Active{at}"
 
 
-_COLLECTIVE = re.compile(r"bus|nccl|all.?reduce|all.?gather|collective|inter.?node", re.IGNORECASE)
+_COLLECTIVE = Folded(r"bus|nccl|all.?reduce|all.?gather|collective|inter.?node")
 
 
 @check("clusterlint.rules.params:Collective")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.contracts.sentences import per_sentence, sentence_at, sentence_span
 from clusterlint.engine.review import check
 from clusterlint.rules import clauses
@@ -14,7 +15,7 @@ from clusterlint.rules.clauses import texts
 from clusterlint.rules.sole_remedy import CREDIT
 
 
-_DOWNTIME = re.compile(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b", re.IGNORECASE)
+_DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b")
 _CONNECTIVITY_WORDS = (
     r"(?=[^\W_])(?:"  # every alternative starts with a letter or digit: a run of spaces or punctuation is passed in one step
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
@@ -61,57 +62,51 @@ def _may_speak_of_connectivity(text: str) -> bool:
 
 
 # what narrows downtime, the words the learned reading needs in a sentence before it may confirm it (its anchor)
-NARROWING_WORDS = re.compile(
+NARROWING_WORDS = Folded(
     r"(?=[^\W_])\b(?:(?:in)?accessib\w*|access\w*|connect\w*|(?:un)?reach\w*|(?:un|not\s+)available\s+to\s+(?:the\s+)?(?:customer|you|users?)|respon\w*|ping\w*|requests?|errors?|exclud\w*|only|solely|exclusively|attainab\w*|answer\w*"
     r"|repl(?:y|ies|ied)|probes?|health\w*|sessions?|consoles?|returns?|icmp|heartbeats?|tunnels?|establish\w*|regardless"
     r"|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
-    re.IGNORECASE,
 )
 _NAMED = re.compile(r"[A-Z][a-z]+\s+[A-Z][a-z]")  # a capitalised defined term: "Excluded Minutes"
-_DEGRADED = re.compile(
+_DEGRADED = Folded(
     r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]*checks?\b|\bhealthy\b|\bthrottl\w*|\bdiag(?:s|nostics?)?\b|\bburn[\s-]?in\b|\bdcgm\b"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
     r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*|missing|absent|reduced)",
-    re.IGNORECASE,
 )
 # what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances
-_PARTIAL = re.compile(
+_PARTIAL = Folded(
     r"\bpartial\w*|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
-    r"|\breduced\b|\bslow\w*", re.IGNORECASE,
+    r"|\breduced\b|\bslow\w*",
 )
-_LEAVES_OUT = re.compile(
+_LEAVES_OUT = Folded(
     r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
     r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
     r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
-    re.IGNORECASE,
 )
 # downtime counted only when most of the service is down: "an interruption that affects more than 50% of users"
-_SHARE = re.compile(
+_SHARE = Folded(
     r"\b(?:affect\w*|impact\w*|experienced\s+by|for)\s+(?:a\s+majority\s+of|the\s+majority\s+of|most\s+(?:of\s+)?|more\s+than\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of"
     r"|at\s+least\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of|over\s+(?:half|\d{1,3}\s?%)\s+of|all\s+(?:of\s+)?)\s*(?:the\s+)?(?:customer['’]s\s+|your\s+|its\s+)?"
     r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b"
     # the share as a condition: 'Our site is "unavailable" if more than 10% of public users are experiencing issues'
     r"|\b(?:if|when|whenever|once|where)\s+(?:more\s+than|at\s+least|over)\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of\s+(?:the\s+)?(?:[a-z-]+\s+)?"
     r"(?:users|customers|instances|nodes|servers|accounts|regions|seats)\s+(?:are\s+|is\s+)?(?:experienc\w*|affected|impacted|unable|cannot|down)\b",
-    re.IGNORECASE,
 )
-_CAUSED = re.compile(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b", re.IGNORECASE)
+_CAUSED = Folded(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b")
 # what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
-_MEASURED_BY = re.compile(
+_MEASURED_BY = Folded(
     r"\b(?:means?|meaning|refers?\s+to|in\s+(?:the\s+)?case|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
     r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
     r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:absence|lack|loss)\s+of\b",
-    re.IGNORECASE,
 )
-_MEASURES = re.compile(
+_MEASURES = Folded(
     r"\b(?:constitut\w*|count\w*|treated|deemed|regarded|considered|amounts?\s+to|means|results?\s+in|leads?\s+to)\b"
     r"|\b(?:is|are)\s+(?:not\s+)?(?:in\s+)?(?:an?\s+|the\s+)?$",
-    re.IGNORECASE,
 )
 
 
-_EXCLUDED = re.compile(r"\b(?:does\s+not|shall\s+not|will\s+not|won['’]t|doesn['’]t)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b", re.IGNORECASE)
+_EXCLUDED = Folded(r"\b(?:does\s+not|shall\s+not|will\s+not|won['’]t|doesn['’]t)\s+include\b|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b")
 
 
 def _excluded(text: str, at: int) -> bool:
@@ -141,7 +136,7 @@ def _measures_downtime(text: str, match: re.Match) -> bool:
 
 
 _SENTENCE_END = re.compile(r"(?:[.;!]|\?(?!\s*A:))(?:\s|$)")  # an FAQ's "...? A: ..." goes on
-_LEADING_IF = re.compile(r"\W{0,3}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?(?:if|where|when|whenever|in\s+the\s+event\s+that)\b[^,;]{0,200},", re.IGNORECASE)
+_LEADING_IF = Folded(r"\W{0,3}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?(?:if|where|when|whenever|in\s+the\s+event\s+that)\b[^,;]{0,200},")
 
 
 def _credit_trigger(text: str, match: re.Match) -> bool:
@@ -151,8 +146,8 @@ def _credit_trigger(text: str, match: re.Match) -> bool:
     start, end = sentence_span(text, match.start())
     condition = _LEADING_IF.match(text, start)
     return condition is not None and match.end() <= condition.end() and bool(CREDIT.search(text, condition.end(), end))
-_DEFINING = re.compile(r"\b(?:understood|defined|deemed|considered|regarded)\s+(?:by|as)\b", re.IGNORECASE)
-_NOT_COUNTED = re.compile(r"\bnot\b|n['’]t\b", re.IGNORECASE)
+_DEFINING = Folded(r"\b(?:understood|defined|deemed|considered|regarded)\s+(?:by|as)\b")
+_NOT_COUNTED = Folded(r"\bnot\b|n['’]t\b")
 
 
 def _leaves_out_degradation(item):

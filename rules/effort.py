@@ -4,44 +4,43 @@ from __future__ import annotations
 
 import re
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.rules import clauses
 from clusterlint.rules.anchors import anchored, quoted, words
 from clusterlint.rules.clauses import parts, phrase_pattern, texts
 from clusterlint.engine.review import check
 
 
-_ACTION_WORD = re.compile(r"attempt|tr(?:y|ies)|aim|target", re.IGNORECASE)  # effort words that can also be nouns
+_ACTION_WORD = Folded(r"attempt|tr(?:y|ies)|aim|target")  # effort words that can also be nouns
 # what follows an effort word used as a noun: "attempts to the Instance", not "strives to keep"
-_AIM_AT_A_THING = re.compile(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b", re.IGNORECASE)
-_DETERMINED = re.compile(
+_AIM_AT_A_THING = Folded(r"(?:\s+to)?\s+(?:the|a|an|any|its|your|our|their|this|that|each|every)\b")
+_DETERMINED = Folded(
     r"\b(?:the|a|an|any|all|such|no|these|those|its|their|your|our|of|\d+|one|two|three|four|five|several|multiple|repeated|many)\s+(?:[\w-]+\s+)?$",
-    re.IGNORECASE,
 )
-_MANNER = re.compile(r"(?<!\s)\s+(?:manner|way|fashion|time\w*|period|basis)\b", re.IGNORECASE)  # how a thing is done: effort
-_ASKS = re.compile(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages?|urges?)\s+(?:the\s+)?([\w'’]+(?:\s+[A-Z][\w'’]+)?)\s+to\b[^.;]{0,40}$", re.IGNORECASE)
-_PLEASE = re.compile(r"\bplease\s+(?:\w+\s+)?$", re.IGNORECASE)
-_COUNTED = re.compile(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$", re.IGNORECASE)  # attempts counted
+_MANNER = Folded(r"(?<!\s)\s+(?:manner|way|fashion|time\w*|period|basis)\b")  # how a thing is done: effort
+_ASKS = Folded(r"\b(?:asks?|requests?|requires?|invites?|expects?|encourages?|urges?)\s+(?:the\s+)?([\w'’]+(?:\s+[A-Z][\w'’]+)?)\s+to\b[^.;]{0,40}$")
+_PLEASE = Folded(r"\bplease\s+(?:\w+\s+)?$")
+_COUNTED = Folded(r"\b(?:\d+|one|two|three|four|five|six|several|multiple|repeated)\s+(?:successive\s+|consecutive\s+|further\s+)?$")  # attempts counted
 # effort denied or past: "not an obligation merely to use reasonable efforts", "despite having used reasonable efforts"
-_NOT_MERELY = re.compile(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$|\bnotwithstanding\s+(?:its|their|our|his|her|the\s+[\w'’]+)\s+$", re.IGNORECASE)
+_NOT_MERELY = Folded(r"\bnot\b[^.;]{0,30}\b(?:merely|only|simply|just)\s+(?:to\s+)?(?:use\s+|make\s+)?$|\bdespite\s+(?:having\s+)?(?:used|using|making|made)\s+$|\bnotwithstanding\s+(?:its|their|our|his|her|the\s+[\w'’]+)\s+$")
 _ASIDE = re.compile(r",.*,|\s+to$")  # what a finding quotes of effort words: not ", where practicable," nor a trailing "to"
-_CLASS_BEFORE = re.compile(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$", re.IGNORECASE)  # "Shared Queue (best effort)"
-_QUALIFIES = re.compile(r"\s+[a-z]", re.IGNORECASE)  # a word after the adjective: the noun it qualifies
-_SERVICE_CLASS = re.compile(r"(?<!\s)\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b", re.IGNORECASE)  # "best-effort queue"
+_CLASS_BEFORE = Folded(r"\b(?:queue|tier|class|partition|plan|pool)\s*\(\s*$")  # "Shared Queue (best effort)"
+_QUALIFIES = Folded(r"\s+[a-z]")  # a word after the adjective: the noun it qualifies
+_SERVICE_CLASS = Folded(r"(?<!\s)\s+(?:[\w-]+\s+)?(?:queues?|jobs?|tiers?|class(?:es)?|partitions?|capacity|instances?|nodes?|traffic|priority|allocations?)\b")  # "best-effort queue"
 
 
 # the effort words the learned reading needs in a sentence before it may confirm it (its anchor)
-EFFORT_WORDS = re.compile(
+EFFORT_WORDS = Folded(
     r"\b(?:efforts?|endeavou?r\w*|striv\w*|tr(?:y|ies|ying)|attempt\w*|aim(?:s|ing)?|goal|objective|target\w*|seek\w*|hop(?:e|es|ing)|intend\w*"
     r"|aspir\w*|utmost|diligent\w*|best|(?:commercially\s+)?reasonabl[ey]|possible\s+steps)\b",
-    re.IGNORECASE,
 )
-_GOAL = re.compile(r"goal|objective", re.IGNORECASE)
+_GOAL = Folded(r"goal|objective")
 # what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
-_PURPOSE = re.compile(r"\s+(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness)", re.IGNORECASE)
+_PURPOSE = Folded(r"\s+(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness)")
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
-_ITEM_START = re.compile(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$", re.IGNORECASE)  # "(c) attempt to ...": a list's item
+_ITEM_START = Folded(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$")  # "(c) attempt to ...": a list's item
 # a list item that runs on from a lead-in the clause does not hold ("Partner shall ensure that the Endpoint: ... (c) uses
 # commercially reasonable efforts to ...;"): it starts with a verb in the third person, no subject of its
 # own, so its party is the lead-in's and is not known here
@@ -50,7 +49,7 @@ _CONTINUED_ITEM = re.compile(
     r"[a-z]{1,20}s\b(?<!\bits)(?<!\bthis)[^\n]*")
 # an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access", "reverse
 # engineer, decompile, or otherwise attempt to derive" (what a prohibition lists, never an effort promise)
-_ACT_OR_ATTEMPT = re.compile(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b", re.IGNORECASE)
+_ACT_OR_ATTEMPT = Folded(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b")
 
 
 @check("clusterlint.rules.params:LearnedPhrases")

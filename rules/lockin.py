@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.engine.review import PartSkip, Skip, check
 
 from clusterlint.rules.common import NO_PARAMS, catalog_facts, fmt, judged_pools
@@ -46,9 +47,9 @@ def proprietary_network_stack(review, params):
 
 _EGRESS_KEYS = ("egress", "data_export", "data-export", "data_transfer_out", "internet_egress")
 # a clause's egress price: "Data egress is charged at 0.05 USD per GB", "egress: $0.09/GB"
-_EGRESS_PRICE = re.compile(
+_EGRESS_PRICE = Folded(
     r"\b(?:egress|data\s+transfer\s+out|outbound\s+(?:data|transfer|traffic))\b[^.;]{0,60}?"
-    r"(?:\$\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))\s*(?:per|/|a)\s*(?P<per>[kMGTP]B)\b", re.IGNORECASE)
+    r"(?:\$\s?(?P<n1>\d+(?:\.\d+)?)|(?P<n2>\d+(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))\s*(?:per|/|a)\s*(?P<per>[kMGTP]B)\b")
 
 
 def _export_price(contract):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.engine.review import check
 
 from clusterlint.rules.clauses import first
@@ -13,7 +14,7 @@ from clusterlint.rules.missing import Term, missing
 ATTESTATION = Term("a security attestation (SOC 2 Type II, ISO 27001)", "security",
                    tuple(re.compile(rf"\b(?:{a})\b", re.IGNORECASE) for a in (r"security|compliance|certifications?|audits?", r"data\s+protection")))
 # the attestations ClusterMAX names as the bare minimum, as contracts write them
-_ATTESTED = re.compile(r"\bSOC\s?[12]\b(?:\s+Type\s+(?:II|2|I|1)\b)?|\bISO(?:/IEC)?\s?2700[17]\b", re.IGNORECASE)
+_ATTESTED = Folded(r"\bSOC\s?[12]\b(?:\s+Type\s+(?:II|2|I|1)\b)?|\bISO(?:/IEC)?\s?2700[17]\b")
 
 
 @check(NO_PARAMS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.engine.review import Skip, check
 from clusterlint.model import units
 
@@ -93,9 +94,9 @@ def _run_hours(review) -> float | None:
 # ---------------------------------------------------------------- REL006 severity-1 support response
 
 
-_SEV1 = re.compile(r"\b(?:severity|sev|priority)[\s-]*(?:1|one|I)\b|\bP[\s-]?1\b|\bS1\b|\bcritical\s+(?:incidents?|issues?|severity|priority|tickets?)\b", re.IGNORECASE)
-_RESPONSE = re.compile(r"\b(?:respon\w*|acknowledg\w*|answer\w*)\b[^.;]{0,60}?\b(?:within|in|of)\s+" + _SPAN
-                       + r"|" + _SPAN + r"[^.;]{0,20}?\b(?:response|acknowledg\w*)", re.IGNORECASE)
+_SEV1 = Folded(r"\b(?:severity|sev|priority)[\s-]*(?:1|one|I)\b|\bP[\s-]?1\b|\bS1\b|\bcritical\s+(?:incidents?|issues?|severity|priority|tickets?)\b")
+_RESPONSE = Folded(r"\b(?:respon\w*|acknowledg\w*|answer\w*)\b[^.;]{0,60}?\b(?:within|in|of)\s+" + _SPAN
+                       + r"|" + _SPAN + r"[^.;]{0,20}?\b(?:response|acknowledg\w*)")
 
 
 def _sev1_in(text: str):
@@ -147,9 +148,9 @@ def support_response(review, params):
 # ---------------------------------------------------------------- REL007 maintenance notice
 
 
-_MAINTENANCE = re.compile(r"\b(?:planned|scheduled)?\s*maintenance\b", re.IGNORECASE)
-_NOTICE = re.compile(_SPAN + r"['’]?\s+(?:of\s+)?(?:prior\s+|advanced?\s+|written\s+)*notice\b|\bnotice\s+(?:of\s+)?(?:at\s+least\s+)?"
-                     + _SPAN + r"|" + _SPAN + r"\s+in\s+advance\b", re.IGNORECASE)
+_MAINTENANCE = Folded(r"\b(?:planned|scheduled)?\s*maintenance\b")
+_NOTICE = Folded(_SPAN + r"['’]?\s+(?:of\s+)?(?:prior\s+|advanced?\s+|written\s+)*notice\b|\bnotice\s+(?:of\s+)?(?:at\s+least\s+)?"
+                     + _SPAN + r"|" + _SPAN + r"\s+in\s+advance\b")
 
 
 def _notice_in(text: str):
@@ -193,12 +194,12 @@ def maintenance_notice(review, params):
 # ---------------------------------------------------------------- REL008 acceptance test strength
 
 
-_ACCEPTANCE_WORDS = re.compile(r"\bacceptance[\s-]+test\w*|\bburn[\s-]?in\b", re.IGNORECASE)
-_NCCL = re.compile(r"\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b[^.;]{0,80}?(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)"
-                   r"|(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)[^.;]{0,40}?\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b", re.IGNORECASE)
-_DCGM = re.compile(r"\bdcgm\w*\b[^.;]{0,40}?(?:-r\s*|level\s*|\br)[1-4]\b", re.IGNORECASE)
-_BURN_IN = re.compile(r"\bburn[\s-]?in\b[^.;]{0,40}?(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b"
-                      r"|(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b[^.;]{0,20}?\bburn[\s-]?in\b", re.IGNORECASE)
+_ACCEPTANCE_WORDS = Folded(r"\bacceptance[\s-]+test\w*|\bburn[\s-]?in\b")
+_NCCL = Folded(r"\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b[^.;]{0,80}?(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)"
+                   r"|(?<![\d.])\d+(?:\.\d+)?\s*(?:GB/s|GBps|Gbps|Gb/s|Tbps)[^.;]{0,40}?\b(?:nccl\w*|all[_\s-]?reduce\w*|busbw)\b")
+_DCGM = Folded(r"\bdcgm\w*\b[^.;]{0,40}?(?:-r\s*|level\s*|\br)[1-4]\b")
+_BURN_IN = Folded(r"\bburn[\s-]?in\b[^.;]{0,40}?(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b"
+                      r"|(?<![\d.])\d+(?:\.\d+)?\s*[-\s]?(?:h|hours?|hrs?|d|days?)\b[^.;]{0,20}?\bburn[\s-]?in\b")
 _PARTS = ((_NCCL, "no multi-node nccl-tests bandwidth figure"), (_DCGM, "no dcgm diagnostic level"), (_BURN_IN, "no burn-in length"))
 
 
@@ -224,9 +225,9 @@ def weak_acceptance_test(review, params):
 # ---------------------------------------------------------------- REL009 health-check duty
 
 
-_CHECKS = re.compile(r"\bhealth[\s-]?checks?\b|\bdcgm\w*\b|\bdiagnostics?\b|\bnode\s+health\b", re.IGNORECASE)
-_DRAIN = re.compile(r"\bdrain\w*|\bcordon\w*|\b(?:remov\w*|tak\w*)\b[^.;]{0,30}\bout\s+of\s+(?:service|rotation|scheduling)\b"
-                    r"|\bremov\w*\b[^.;]{0,30}\bfrom\s+(?:service|the\s+pool|scheduling)\b", re.IGNORECASE)
+_CHECKS = Folded(r"\bhealth[\s-]?checks?\b|\bdcgm\w*\b|\bdiagnostics?\b|\bnode\s+health\b")
+_DRAIN = Folded(r"\bdrain\w*|\bcordon\w*|\b(?:remov\w*|tak\w*)\b[^.;]{0,30}\bout\s+of\s+(?:service|rotation|scheduling)\b"
+                    r"|\bremov\w*\b[^.;]{0,30}\bfrom\s+(?:service|the\s+pool|scheduling)\b")
 
 
 @check(NO_PARAMS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.engine.review import check
 from clusterlint.rules.anchors import anchored, words
 from clusterlint.rules.clauses import candidates, texts
@@ -92,17 +93,16 @@ def _sole_remedy() -> re.Pattern:
 
 
 # the exclusive-remedy words the learned reading needs in a sentence before it may confirm it (its anchor)
-EXCLUSIVE_WORDS = re.compile(
+EXCLUSIVE_WORDS = Folded(
     r"\b(?:sole(?:ly)?|exclusive(?:ly)?|only|entire|in\s+lieu|instead\s+of|no\s+(?:other|further)|nothing|settle\w*|satisf(?:y|ies|ied|action)"
     r"|discharg\w*|waive\w*|exhaust\w*|full\s+(?:and\s+final\s+)?(?:compensation|settlement)|limited\s+to|all\s+(?:you|that)|extent"
     r"|in\s+place\s+of|releas\w*|replac\w*|(?:any|all)\s+(?:the\s+)?other|other\s+\w+\s+than|sum\s+total|whole|that['’]s\s+it)\b",
-    re.IGNORECASE,
 )
-_NEGATED = re.compile(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$", re.IGNORECASE)
-_PRESERVED = re.compile(
-    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b", re.IGNORECASE
+_NEGATED = Folded(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$")
+_PRESERVED = Folded(
+    r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b"
 )
-CREDIT = re.compile(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b", re.IGNORECASE)
+CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b")
 
 
 @check("clusterlint.rules.params:LearnedParams")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.contracts.sentences import sentence_span
 from clusterlint.engine.review import check
 from clusterlint.rules import clauses
@@ -11,46 +12,41 @@ from clusterlint.rules.anchors import anchored, quoted, words
 from clusterlint.rules.clauses import candidates, phrase_pattern, texts
 
 
-_EXTRA_CAPACITY = re.compile(
+_EXTRA_CAPACITY = Folded(
     r"\b(?:additional|extra|further|excess|burst\w*|more)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b"
     r"|\bupgrad\w*\b|\bincreas\w*\b",
-    re.IGNORECASE,
 )
 # capacity on top of a reservation the sentence itself names: "beyond the Contracted Configuration",
 # "except for the Reserved Capacity", "above the Project's Awarded Allocation"
-_BEYOND_RESERVED = re.compile(
+_BEYOND_RESERVED = Folded(
     r"\b(?:beyond|above|over\s+and\s+above|in\s+addition\s+to|additional\s+to|in\s+excess\s+of|on\s+top\s+of|more\s+than|except(?:\s+for)?|other\s+than|outside(?:\s+of)?|apart\s+from|save\s+for)"
     r"\s+(?:(?:the\s+|its\s+|your\s+|our\s+|their\s+|that\s+|this\s+)?(?:[\w'’-]+\s+|\(\d+\)\s+){0,5}?(?:reserved|committed|contracted|awarded|allocated|purchased|dedicated|reservation|commitment)\b"
-    r"|(?:the|those|these)\s+(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b(?!\s*(?:%|percent)))",  # "anything above the 64": a count the sentence gave before
-    re.IGNORECASE,
+    r"|(?:the|those|these)\s+(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b(?!\s*(?:%|percent)))",
 )
-_RESERVATION = re.compile(
+_RESERVATION = Folded(
     r"\b(?:reserved|committed|contracted|dedicated)\s+(?:\w+\s+)?(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|power)\b"
     r"|\breserv(?:es?|ing|ation)\b[^.;]{0,60}?\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?)\b",
-    re.IGNORECASE,
 )
-_CAPACITY = re.compile(
+_CAPACITY = Folded(
     r"(?=[^\W_])\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b", re.IGNORECASE
+    r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b"
 )
-_NOT_CAPACITY = re.compile(
+_NOT_CAPACITY = Folded(
     r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|\bon(?<!depends\son)(?<!depending\son)(?<!dependent\son)[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
     r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
-    re.IGNORECASE,
 )
 
 
 # the availability condition's words the learned reading needs in a sentence before it may confirm it (its anchor)
-SUPPLY_WORDS = re.compile(
+SUPPLY_WORDS = Folded(
     r"(?=[^\W_])\b(?:availab\w*|stocks?|inventor(?:y|ies)|suppl(?:y|ies|ier\w*)|allocat\w*|allot\w*|permit\w*|allow\w*|free[ds]?|spare|procur\w*|sourc\w*"
     r"|lead\s+times?|shortages?|scarc\w*|on\s+hand|demand|exhaust\w*|insufficient|vacant|unused|unallocated|depend\w*|conditional|contingent|subject"
     r"|assuming|provided|ship\w*|arriv\w*|confirm\w*|production|manufactur\w*|oem)\b",
-    re.IGNORECASE,
 )
-_NOT_BEFORE = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|render)\s+(?:[\w'’]+\s+){0,4})?$", re.IGNORECASE)  # "these GPUs are not subject to availability"
-_RECEIVES = re.compile(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b", re.IGNORECASE)
-_COUNTED_AS = re.compile(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$", re.IGNORECASE)  # not a noun: "the final count is whatever ..."
+_NOT_BEFORE = Folded(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|render)\s+(?:[\w'’]+\s+){0,4})?$")  # "these GPUs are not subject to availability"
+_RECEIVES = Folded(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b")
+_COUNTED_AS = Folded(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$")  # not a noun: "the final count is whatever ..."
 
 
 @check("clusterlint.rules.params:LearnedPhrases")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.model import units
 
 
@@ -78,16 +79,15 @@ def _decide(what: str, readings: list) -> Figure | Unplaced | None:
 
 # ---- availability
 
-_PERCENT = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b|per\s?cent\b)", re.IGNORECASE)
-_SUBJECT = re.compile(r"\b(?:availab\w*|uptime|service\s+level|up\s+time)\b", re.IGNORECASE)
-_LEVEL_BEFORE = re.compile(
+_PERCENT = Folded(r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s?(?:%|percent\b|per\s?cent\b)")
+_SUBJECT = Folded(r"\b(?:availab\w*|uptime|service\s+level|up\s+time)\b")
+_LEVEL_BEFORE = Folded(
     r"(?:\bat\s+least|\bno\s+less\s+than|\bnot\s+less\s+than|\bequal\s+to\s+or\s+(?:greater|more)\s+than|\bminimum\s+of|\bof|>=|≥"
     r"|\btargets?|\baims?\s+for|\bcommits?\s+to|\bguarantees?|\bwill\s+be|\bis|\bat|:|=)[\s*]*$",
-    re.IGNORECASE,
 )
-_LEVEL_AFTER = re.compile(r"^\s*(?:monthly\s+|annual\s+)?(?:availability|uptime)\b", re.IGNORECASE)
-_NOT_LEVEL_BEFORE = re.compile(r"\b(?:below|less\s+than|lower\s+than|under|drops?|falls?|fewer|credit\w*|discount\w*|fees?|refund\w*|rebate\w*|charges?)\b|<", re.IGNORECASE)
-_NOT_LEVEL_AFTER = re.compile(r"^\W{0,3}(?:\w+\W+){0,4}?(?:credit\w*|discount\w*|fees?|charges?|invoice\w*|refund\w*|rebate\w*|off|price|bill\w*|surcharge)\b", re.IGNORECASE)
+_LEVEL_AFTER = Folded(r"^\s*(?:monthly\s+|annual\s+)?(?:availability|uptime)\b")
+_NOT_LEVEL_BEFORE = Folded(r"\b(?:below|less\s+than|lower\s+than|under|drops?|falls?|fewer|credit\w*|discount\w*|fees?|refund\w*|rebate\w*|charges?)\b|<")
+_NOT_LEVEL_AFTER = Folded(r"^\W{0,3}(?:\w+\W+){0,4}?(?:credit\w*|discount\w*|fees?|charges?|invoice\w*|refund\w*|rebate\w*|off|price|bill\w*|surcharge)\b")
 
 
 def _level(sentence: str, match: re.Match) -> bool:
@@ -103,7 +103,7 @@ def _level(sentence: str, match: re.Match) -> bool:
 
 
 _ROWS = re.compile(r"\|\s+\|")
-_CREDIT_HEADER = re.compile(r"credit|refund|compensation|discount", re.IGNORECASE)
+_CREDIT_HEADER = Folded(r"credit|refund|compensation|discount")
 
 
 def credit_table_top(text: str) -> float | None:
@@ -148,12 +148,11 @@ def availability(contract) -> Figure | Unplaced | None:
 
 _AMOUNT = r"(?:(?P<symbol>[$€£])\s?(?P<n1>\d[\d,]*(?:\.\d+)?)|(?<![\d.,])(?P<n2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP))"
 _GPU = r"(?:GPU|accelerator)s?"
-_PRICE = re.compile(
+_PRICE = Folded(
     _AMOUNT + r"\s*(?:(?:per|/|an?|each)\s*(?:"
     rf"(?P<gh>{_GPU}[\s-]?(?:hour|hr|h)\b)|(?P<nh>(?:node|server|instance)[\s-]?(?:hour|hr|h)\b)"
     rf"|(?P<gm>{_GPU}[\s-]?month\b|{_GPU}\s+(?:per|/|a|each)\s*month\b)|(?P<m>(?:calendar\s+)?month\b))"
     rf"|(?:per|/)\s*(?:{_GPU}|reserved\s+{_GPU})\s+(?:per|/|a|each)\s*(?P<gm2>month|hour)\b)",
-    re.IGNORECASE,
 )
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _FIELDS = (("accelerator_hour", "accelerator-hour"), ("node_hour", "node-hour"), ("accelerator_month", "accelerator-month"), ("month", "month"))
@@ -193,10 +192,10 @@ def price(contract) -> Figure | Unplaced | None:
 
 _NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
 _NUMBERS.update({"eighteen": 18, "twenty-four": 24, "thirty-six": 36, "forty-eight": 48, "sixty": 60})
-_TERM_SUBJECT = re.compile(r"\b(?:term|commitment|committed|reservation|reserved|minimum\s+period)\b", re.IGNORECASE)
-_SPAN = re.compile(
-    r"(?:(?P<word>[a-z-]+)\s+\((?P<n1>\d+)\)|(?<![\d.])(?P<n2>\d+))[\s-]+(?P<unit>months?|years?)\b", re.IGNORECASE)
-_NOT_TERM = re.compile(r"\b(?:notice|renew\w*|invoice\w*|payment|pay|paid|terminat\w*|extend\w*|after\s+the\s+end|within)\b", re.IGNORECASE)
+_TERM_SUBJECT = Folded(r"\b(?:term|commitment|committed|reservation|reserved|minimum\s+period)\b")
+_SPAN = Folded(
+    r"(?:(?P<word>[a-z-]+)\s+\((?P<n1>\d+)\)|(?<![\d.])(?P<n2>\d+))[\s-]+(?P<unit>months?|years?)\b")
+_NOT_TERM = Folded(r"\b(?:notice|renew\w*|invoice\w*|payment|pay|paid|terminat\w*|extend\w*|after\s+the\s+end|within)\b")
 
 
 def term(contract) -> Figure | Unplaced | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-NUMBER_PREFIX = re.compile(
+from clusterlint.contracts.folded import Folded
+NUMBER_PREFIX = Folded(
     r"^\s*(?:(?:section|clause|article|§{1,2})\s*)?(?:\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*[.)]?|\([a-z0-9]{1,4}\))\s+"
     r"|^\s*article\s+[ivxlc]{1,6}[.:]?\s+",
-    re.IGNORECASE,
 )
 _DEFINITION = re.compile(
     # whitespace between the term and its verb is bounded ({0,3}): unbounded runs on both sides of an
@@ -19,7 +19,7 @@ _DEFINITION = re.compile(
     r"|^[\W_]{0,3}[\"“'‘][A-Z][\w\s/-]{0,60}?[\"”'’][*_]{0,2}\s{0,3}(?:\([^)]{0,40}\)\s{0,3})?,?\s{0,3}(?:is|are|shall\s+be)\s+deemed\b"
     r"|^(?i:in\s+this\s+(?:agreement|schedule|sla|contract|section)\b[^.]{0,80}\bmeans?\b)",
 )
-_RECITAL = re.compile(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))", re.IGNORECASE)
+_RECITAL = Folded(r"^[\W_]*(?:whereas\b|recitals?\b|background\b|the\s+parties\s+(?:wish|desire|intend))")
 
 
 def kind_of(text: str) -> str:

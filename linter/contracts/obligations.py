@@ -32,6 +32,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from clusterlint.contracts.folded import Folded
 from clusterlint.contracts.kinds import kind_of
 from clusterlint.contracts.memo import last_document
 from clusterlint.contracts.sentences import sentence_span
@@ -42,37 +43,36 @@ CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lesse
                   "allocation holder", "allocation holders", "principal investigator", "principal investigators", "researcher", "researchers",
                   "project", "projects", "project lead", "project leads",  # HPC allocations
                   "authority", "government", "department", "orderer", "reseller")  # the buyer in public-sector contracts ("the Contractor" is the vendor)
-_BOTH = re.compile(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bboth\s+(?:sides|teams)\b|\bthe\s+parties\b", re.IGNORECASE)
+_BOTH = Folded(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bboth\s+(?:sides|teams)\b|\bthe\s+parties\b")
 
-_MODAL = re.compile(
+_MODAL = Folded(
     r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?attempt|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
     r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:engages?|obliges?|binds?)\s+itself\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
     r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
     r"(?=\s+to\b|\s+\d|\s+(?:a|an|the|for)\b)",
-    re.IGNORECASE,
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
 # a leading condition: "If you attempt to exceed your quota, we may ..."
 _ITEM_MARK = r"\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)"  # a list item's mark: "(b)", "iii)", "(2)"
-_CONDITION = re.compile(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?"  # after the clause's own number
-                        r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}", re.IGNORECASE)
-_PASSIVE_AGENT = re.compile(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent|drawn|shown|sold|set)\b[^.;]{0,40}?\bby\s+", re.IGNORECASE)
-_THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
-_PASSIVE = re.compile(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t)|made|done|held|kept|sent|paid|drawn|shown|sold|set)\b", re.IGNORECASE)  # "will be provisioned", no agent named
+_CONDITION = Folded(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r")\.?\s+)?"  # after the clause's own number
+                        r"(?:if|where|when|whenever|unless|provided\s+that|in\s+the\s+event\s+that)\b[^,;]{0,200}")
+_PASSIVE_AGENT = Folded(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent|drawn|shown|sold|set)\b[^.;]{0,40}?\bby\s+")
+_THE = Folded(r"(?:the\s+)?")
+_PASSIVE = Folded(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t)|made|done|held|kept|sent|paid|drawn|shown|sold|set)\b")  # "will be provisioned", no agent named
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
 
 
 # the verb that ends a sentence's subject when no modal governs it
-_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|constitutes?|represents?|means|counts)\b", re.IGNORECASE)
-_EXPLETIVE = re.compile(r"(?:\S{1,12}\s+)?\W{0,3}(?:it|there|this)\s+", re.IGNORECASE)  # after the clause's own number, if any
+_VERB = Folded(r"\b(?:is|are|was|were|do|does|did|has|have|constitutes?|represents?|means|counts)\b")
+_EXPLETIVE = Folded(r"(?:\S{1,12}\s+)?\W{0,3}(?:it|there|this)\s+")  # after the clause's own number, if any
 # a main clause's verb, then a subordinate clause before any modal: "X is unavailable if users cannot ..."
-_SUBORDINATE = re.compile(r"\b(?:is|are|was|were)\b[^,;]{0,80}?\b(?:if|when|whenever|while|unless|in\s+which|during\s+which)\b", re.IGNORECASE)
+_SUBORDINATE = Folded(r"\b(?:is|are|was|were)\b[^,;]{0,80}?\b(?:if|when|whenever|while|unless|in\s+which|during\s+which)\b")
 # a disclaimer: what follows it is what is not promised
-_DISCLAIMER = re.compile(r"\b(?:does|do|did)\s+not\s+(?:guarantee|warrant|represent|promise)\b|\bmakes?\s+no\s+(?:warrant|guarantee|representation|promise)", re.IGNORECASE)
+_DISCLAIMER = Folded(r"\b(?:does|do|did)\s+not\s+(?:guarantee|warrant|represent|promise)\b|\bmakes?\s+no\s+(?:warrant|guarantee|representation|promise)")
 # a clause that is only a condition: a proviso, or a list item that ends a list's line
-_PROVISO = re.compile(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1,4}\)\s[^.]{0,300}[;,](?:\s*(?:and|or))?\s*$", re.IGNORECASE)
+_PROVISO = Folded(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1,4}\)\s[^.]{0,300}[;,](?:\s*(?:and|or))?\s*$")
 
 
 PASSIVE = "a passive: the vendor performs"  # the subject read for a passive that names no agent
@@ -140,8 +140,8 @@ def parties(contract, extra: dict | None = None) -> Parties:
     return Parties(frozenset(vendor), frozenset(customer - vendor))
 
 
-_LEGAL_FORM = re.compile(r"(?<![\s,])[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$", re.IGNORECASE)
-_OF_PLACE = re.compile(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S", re.IGNORECASE)
+_LEGAL_FORM = Folded(r"(?<![\s,])[\s,]+(?:ltd|limited|inc|incorporated|llc|llp|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|pty|corp|corporation|co)\.?$")
+_OF_PLACE = Folded(r"^(?:the\s+)?([a-z][\w-]+)\s+of\s+\S")
 # first words that are no name of their own: "University of ...", "National ...", "Global ..."
 _GENERIC_FIRST = {"university", "college", "institute", "national", "international", "global", "united", "general", "first", "american",
                   "british", "european", "royal", "state", "city", "county", "north", "south", "east", "west", "northern", "southern",
@@ -299,8 +299,8 @@ def read(text: str, who: Parties) -> Reading:
     return read_at(text, first.start() if first else start, who)
 
 
-_LIST_ITEM = re.compile(r"\W{0,2}" + _ITEM_MARK + r"\s", re.IGNORECASE)
-_LEAD_IN = re.compile(r":\s*" + _ITEM_MARK + r"\s[^.:!?]*$", re.IGNORECASE)  # a first item, no sentence end after it
+_LIST_ITEM = Folded(r"\W{0,2}" + _ITEM_MARK + r"\s")
+_LEAD_IN = Folded(r":\s*" + _ITEM_MARK + r"\s[^.:!?]*$")  # a first item, no sentence end after it
 
 
 def _lead_in(text: str, start: int) -> int:
@@ -331,9 +331,9 @@ def _joins_parties(sentence: str, match: re.Match, who: Parties) -> bool:
             and who.pattern.match(sentence, _THE.match(sentence, match.end()).end()) is not None)
 
 
-_AND = re.compile(r"\s+(?:and|&)\s+(?:the\s+)?", re.IGNORECASE)
-_OBJECT_OF = re.compile(r"\b(?:by|to|of|for|with|from)\s+(?:the\s+)?$", re.IGNORECASE)  # "payable to Provider": not its subject
-_ONE_OF = re.compile(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$", re.IGNORECASE)  # "each Customer account"
+_AND = Folded(r"\s+(?:and|&)\s+(?:the\s+)?")
+_OBJECT_OF = Folded(r"\b(?:by|to|of|for|with|from)\s+(?:the\s+)?$")  # "payable to Provider": not its subject
+_ONE_OF = Folded(r"\b(?:any|an?|each|every|such|the\s+purported)\s+(?:purported\s+)?\w+\s+$")  # "each Customer account"
 
 
 def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, str]:
@@ -358,8 +358,8 @@ def _subject(sentence: str, start: int, end: int, who: Parties) -> tuple[str, st
     return who.party(named.group(0)), " ".join(named.group(0).split())
 
 
-_NOUN = re.compile(r"(?:\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported|\d+|one|two|three|four|five|several|multiple|repeated)|\w['’]s)\s+(?:(?:other|further|purported|such|successive|consecutive)\s+)?$", re.IGNORECASE)
-_PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were)\s+(?:(?!\w+ing\s)\w+\s+)?$", re.IGNORECASE)  # "is commercially reasonable", not "will be using reasonable efforts"
+_NOUN = Folded(r"(?:\b(?:any|an|a|each|every|such|no|the|its|their|his|her|purported|\d+|one|two|three|four|five|several|multiple|repeated)|\w['’]s)\s+(?:(?:other|further|purported|such|successive|consecutive)\s+)?$")
+_PREDICATE = Folded(r"\b(?:is|are|be|been|being|was|were)\s+(?:(?!\w+ing\s)\w+\s+)?$")  # "is commercially reasonable", not "will be using reasonable efforts"
 
 
 def is_noun_or_predicate(text: str, offset: int) -> str | None:
