@@ -87,7 +87,8 @@ _LEAVES_OUT = Folded(
 _SHARE = Folded(
     r"\b(?:affect\w*|impact\w*|experienced\s+by|for)\s+(?:a\s+majority\s+of|the\s+majority\s+of|most\s+(?:of\s+)?|more\s+than\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of"
     r"|at\s+least\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of|over\s+(?:half|\d{1,3}\s?%)\s+of|all\s+(?:of\s+)?)\s*(?:the\s+)?(?:customer['’]s\s+|your\s+|its\s+)?"
-    r"(?:end\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b"
+    # one word may qualify them: "affects more than 50% of Active Users", "of public users"
+    r"(?:end\s+|active\s+|public\s+|signed-in\s+|paying\s+|unique\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b"
     # the share as a condition: 'Our site is "unavailable" if more than 10% of public users are experiencing issues'
     r"|\b(?:if|when|whenever|once|where)\s+(?:more\s+than|at\s+least|over)\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of\s+(?:the\s+)?(?:[a-z-]+\s+)?"
     r"(?:users|customers|instances|nodes|servers|accounts|regions|seats)\s+(?:are\s+|is\s+)?(?:experienc\w*|affected|impacted|unable|cannot|down)\b",
@@ -97,7 +98,7 @@ _CAUSED = Folded(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attrib
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
 _MEASURED_BY = Folded(
     r"\b(?:means?|meaning|refers?\s+to|in\s+(?:the\s+)?case|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
-    r"|once|starts?|begins?|determined|measured|calculated|assessed|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
+    r"|once|starts?|begins?|determined|measured|calculated|assessed|based\s+on|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
     r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:absence|lack|loss)\s+of\b",
 )
 _MEASURES = Folded(

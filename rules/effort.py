@@ -49,7 +49,9 @@ _CONTINUED_ITEM = re.compile(
     r"[a-z]{1,20}s\b(?<!\bits)(?<!\bthis)[^\n]*")
 # an act and the attempt at it, listed together: "register, or attempt to register", "access or attempt to access", "reverse
 # engineer, decompile, or otherwise attempt to derive" (what a prohibition lists, never an effort promise)
-_ACT_OR_ATTEMPT = Folded(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b")
+# (a series of acts ending "... or seek to access": "reverse engineer, decompile or seek to access the source code")
+_ACT_OR_ATTEMPT = Folded(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b"
+                         r"|,\s+[a-z]{3,}(?:\s+[a-z]{3,})?,?\s+or\s+(?:otherwise\s+)?(?:attempt|seek|try)\s+to\b")
 
 
 @check("clusterlint.rules.params:LearnedPhrases")

@@ -121,23 +121,6 @@ def test_the_real_development_split_meets_the_target():
     assert all(score.meets(c, TARGET) for c in counts.values()), misses
 
 
-# the real blind split's reading after anchoring (never tuned on; its misses are not printed): a floor. Before issue 34's
-# changes it read CON007 recall 0.33 (1 of 3): the one hit was the unanchored learned reading's, now gone
-REAL_BLIND_FLOOR = {"CON001": (0.50, 1.0), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 0.0)}
-
-
-def test_the_real_blind_split_does_not_fall_below_its_first_reading():
-    counts, _, _ = _score("real-blind")
-    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_FLOOR[rule][1])
-            for rule, c in counts.items()} == {r: (True, True) for r in score.RULES}
-
-
-@pytest.mark.xfail(strict=True, reason="issue 34's target on the real blind split is not met yet: CON001 2 false findings, CON007 3 misses")
-def test_the_real_blind_split_meets_the_target():
-    counts, _, _ = _score("real-blind")
-    assert all(score.meets(c, TARGET) for c in counts.values())
-
-
 # the second real blind split (round three, real/SPLIT.md): chosen by slug hash before labelling, never tuned on, scored once
 # at the end of round three, when it met the target (CON001 tp 1, CON006 tp 1, CON007 tp 2, no false finding, no miss)
 def test_the_second_real_blind_split_meets_the_target():
@@ -146,15 +129,35 @@ def test_the_second_real_blind_split_meets_the_target():
     assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 1, "CON005": 0, "CON006": 1, "CON007": 2}
 
 
+# the third real blind split (round four, real/SPLIT.md): chosen by slug hash before labelling, never tuned on, scored once
+# at the end of round four. It does NOT meet the target: CON001 read one false finding (precision 0.75, tp 3, fp 1; its misses
+# were not read). Today's reading is asserted as a floor, not the target
+REAL_BLIND_3_FLOOR = {"CON001": (0.75, 1.0), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 1.0)}
+
+
+def test_the_third_real_blind_split_does_not_fall_below_its_first_reading():
+    counts, _, _ = _score("real-blind-3")  # its misses are not printed: nothing is tuned on them
+    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_3_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_3_FLOOR[rule][1])
+            for rule, c in counts.items()} == {r: (True, True) for r in score.RULES}
+    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 3, "CON005": 0, "CON006": 0, "CON007": 1}
+
+
+@pytest.mark.xfail(strict=True, reason="issue 34's target on real-blind-3 is not met: CON001 1 false finding (misses not read)")
+def test_the_third_real_blind_split_meets_the_target():
+    counts, _, _ = _score("real-blind-3")
+    assert all(score.meets(c, TARGET) for c in counts.values())
+
+
 def test_the_real_splits_are_whole_documents_apart():
     slugs = {split: {path.stem for path in score.REAL[split]} for split in score.REAL}
-    assert set(slugs) == {"real-dev", "real-blind", "real-blind-2"}
-    assert not slugs["real-dev"] & slugs["real-blind"] and not slugs["real-dev"] & slugs["real-blind-2"]
-    assert not slugs["real-blind"] & slugs["real-blind-2"]
-    assert len(score.load("real-dev")) >= 400
+    assert set(slugs) == {"real-dev", "real-blind-2", "real-blind-3"}  # the first blind split was retired into real-dev (round four)
+    assert {"github-enterprise-cloud-addendum", "bonterms-cloud-terms"} <= slugs["real-dev"]
+    assert not slugs["real-dev"] & slugs["real-blind-2"] and not slugs["real-dev"] & slugs["real-blind-3"]
+    assert not slugs["real-blind-2"] & slugs["real-blind-3"]
+    assert len(score.load("real-dev")) >= 480
 
 
 def test_the_scorer_prints_real_and_synthetic_figures_apart():
-    out = subprocess.run([sys.executable, str(CORPUS / "score.py"), "--split", "real-blind", "--split", "blind"],
+    out = subprocess.run([sys.executable, str(CORPUS / "score.py"), "--split", "real-blind-2", "--split", "blind"],
                          capture_output=True, text=True, check=False).stdout
-    assert out.index("== real agreements") < out.index("real-blind split") < out.index("== synthetic sentences") < out.index("\nblind split")
+    assert out.index("== real agreements") < out.index("real-blind-2 split") < out.index("== synthetic sentences") < out.index("\nblind split")

@@ -1,4 +1,4 @@
-"""Shapes the real development split (tests/corpus/real, round three) showed the phrase rules missing or
+"""Shapes the real development split (tests/corpus/real, rounds three and four) showed the phrase rules missing or
 misreading, each in a sentence written for this test (not the corpus's own): rule, line, column and the
 exact message where a rule fires, silence where it must not."""
 
@@ -36,6 +36,18 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
     ("Provider aims to restore the cluster within one day.", "CON001", 14,
      'clause 1.1 is a vendor aspiration ("Provider" + "aims") that promises only \'aims\': it has a date but no number with a '
      "unit and no remedy for the customer; an effort promise cannot be enforced"),
+    # round four (the first real blind split, retired into development): a share of qualified users ("Active Users")
+    ("Outage: means the interruption of the Platform that affects more than 25% of Active Users.", "CON007", 57,
+     "clause 1.1 leaves degraded hardware and partial outages out of downtime ('affects more than 25% of Active Users')" + DOWNTIME),
+    ("The Platform will not be interrupted by an Incident affecting more than 30% of active users for more than 0.1% of the month.",
+     "CON007", 57, "clause 1.1 leaves degraded hardware and partial outages out of downtime ('affecting more than 30% of active users')"
+     + DOWNTIME),
+    # round four: uptime "based on" successful requests
+    ("Monthly Uptime is based on the share of successful requests the gateway serves.", "CON007", 45,
+     "clause 1.1 counts downtime only as loss of connectivity ('successful requests')" + DOWNTIME),
+    # round four: a party named after "and" is the subject of its own clause (the vendor's effort still fires)
+    ("If Customer disputes a charge, Customer will notify Provider and Provider will seek to settle the dispute.", "CON001", 84,
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'seek\'' + EFFORT),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -53,6 +65,12 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "If more than 10% of users are experiencing errors, Provider will open an incident.",
     "Provider shall publish the status code of each API call.",
     "Downtime excludes any outage while more than 10% of nodes are down for scheduled maintenance.",
+    # round four: a series of prohibited acts ending "or seek to"; "and the parties will seek to" is mutual; a share of users
+    # that is excluded; "based on" with no connectivity words
+    "(c) copy, disassemble or seek to access the firmware of the Nodes;",
+    "If Customer disputes a charge, it will notify Provider within 10 days and the parties will seek to settle the dispute.",
+    "Downtime excludes outages affecting fewer than 5 active users.",
+    "Uptime reports are based on the status page.",
 ])
 def test_real_development_shapes_that_stay_silent(tmp_path, text):
     assert _findings(tmp_path, text) == []

@@ -61,7 +61,9 @@ _CONDITION = Folded(r"^\W{0,3}(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}|" + _ITEM_MARK + r
 _PASSIVE_AGENT = Folded(r"\s+(?:\w+\s+){0,2}?be\s+(?:\w+(?:ed|en|t)|made|done|paid|held|kept|sent|drawn|shown|sold|set)\b[^.;]{0,40}?\bby\s+")
 _THE = Folded(r"(?:the\s+)?")
 _PASSIVE = Folded(r"\s+be\s+(?!(?:deemed|considered|treated|construed|regarded)\b)(?:made\s+available|(?:made\s+)?\w+(?:ed|en|t)|made|done|held|kept|sent|paid|drawn|shown|sold|set)\b")  # "will be provisioned", no agent named
-_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z])|,\s+(?=[A-Z])")
+# (an "and" before a new subject starts a clause: "..., it will notify Provider ... and the parties will seek to resolve")
+_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:and|but|or|which|who|failing\s+which|in\s+which\s+case|whereupon)\s"
+                           r"|\b(?:and|but)\s+(?=(?:the\s+)?[A-Z]|(?:the|both)\s+parties\b|(?:each|either|neither)\s+party\b)|,\s+(?=[A-Z])")
 
 
 # the verb that ends a sentence's subject when no modal governs it
