@@ -104,6 +104,6 @@ def test_rule_and_rules_and_catalog_commands():
     assert "`warn_below` = `400Gbps`" in out
     assert run_cli("rule", "low-inter-node-bandwidth")[1] == out
     listing = run_cli("rules")[1].splitlines()
-    assert len(listing) == len(builtin_rules()) == 94 and listing[0].startswith("ACC001")
+    assert len(listing) == len(builtin_rules()) == 95 and listing[0].startswith("ACC001")
     catalog = run_cli("catalog")[1]
     assert "TPU-v5p" in catalog and "Google Cloud" in catalog and "https://" in catalog

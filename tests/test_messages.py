@@ -73,6 +73,8 @@ MESSAGES = {
                "node node-1: the quoted nsight-compute is not installed (collect tried /usr/local/cuda/bin/ncu --version)"],
     "DLV026": "node node-1: the HealthCheckProgram /usr/sbin/nhc runs no DCGM check (/etc/nhc/nhc.conf names no dcgmi, dcgm or nv-hostengine): "
               "a GPU that fails DCGM's health watches is not drained",
+    "DLV027": "node node-1 leaves NCCL_IB_QPS_PER_CONNECTION unset (NCCL's default 1), expected at least 2 on a 2-tier infiniband fabric: "
+              "one queue pair per connection gives ECMP one flow to hash onto the spine uplinks (sweep 2 to 4)",
     "DLV030": "node-1: no StorageClass gives ReadWriteMany volumes (provisioners: kubernetes.io/gce-pd, pd.csi.storage.gke.io): pods on several "
               "nodes cannot share the quoted nfs storage 'home' through a PersistentVolumeClaim",
     "DLV031": [f"DCGM exporter pod dcgm-exporter-{pod} is CrashLoopBackOff (0/1 ready)" for pod in ("8k4s5", "fwcxb", "tksj6")],

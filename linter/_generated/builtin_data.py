@@ -1553,6 +1553,45 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                               'or nv-hostengine\n',
                                                        'good': '# healthcheck-nhc-conf.txt: a check line that runs '
                                                                'dcgmi diag -r 1\n'}},
+ 'DLV027-nccl-qps-default-on-clos.yaml': {'id': 'DLV027',
+                                          'name': 'nccl-qps-default-on-clos',
+                                          'area': 'DLV',
+                                          'severity': 'info',
+                                          'weight': 1,
+                                          'check': 'clusterlint.rules.node_fabric:qps_entropy',
+                                          'needs': ['Cluster', 'Evidence'],
+                                          'summary': 'NCCL_IB_QPS_PER_CONNECTION is left at one queue pair on a fabric '
+                                                     'the quote gives two or more tiers.',
+                                          'why': 'On a fabric with a spine tier, switches spread traffic across the '
+                                                 'uplinks by hashing each flow (ECMP). NCCL opens one InfiniBand or '
+                                                 'RoCE queue pair per connection by default, so each connection is one '
+                                                 'flow and parallel connections can collide on the same spine uplink '
+                                                 'while others sit idle; NCCL_IB_QPS_PER_CONNECTION of 2 to 4 gives '
+                                                 "the hash more flows to spread. SemiAnalysis' ClusterMAX audit (cmax, "
+                                                 'nccl-ib-qps-entropy) reads the value from the job environment and '
+                                                 '/etc/nccl.conf and reports the default on a multi-tier Clos fabric '
+                                                 'as an advisory, because the best value depends on the workload and '
+                                                 'costs CPU: it is reported here for the buyer to sweep, without '
+                                                 'blocking acceptance. Checked only when the quote lists two or more '
+                                                 'tiers of an InfiniBand or RoCE fabric.',
+                                          'fix': 'Sweep NCCL_IB_QPS_PER_CONNECTION (2 to 4) with nccl-tests at the '
+                                                 "workload's message sizes, then ask the vendor to set the chosen "
+                                                 "value in /etc/nccl.conf on every node (or set it in every job's "
+                                                 'environment).',
+                                          'sources': ['SemiAnalysis ClusterMAX '
+                                                      'cmax/scripts/1-audit/checks/platform_config.py (nccl_ib_qps, '
+                                                      'called by checks/fabric/nccl-ib-qps-check.py), criterion '
+                                                      'nccl-ib-qps-entropy (commits in docs/acceptance-criteria.md) '
+                                                      'https://github.com/SemiAnalysisAI/ClusterMAX',
+                                                      'NCCL environment variables (NCCL_IB_QPS_PER_CONNECTION; '
+                                                      '/etc/nccl.conf) '
+                                                      'https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html',
+                                                      'NVIDIA technical blog, NVIDIA Exemplar Cloud lessons for '
+                                                      'unlocking full performance on AI infrastructure (cited by cmax) '
+                                                      'https://developer.nvidia.com/blog/nvidia-exemplar-cloud-lessons-for-unlocking-full-performance-on-ai-infrastructure/'],
+                                          'examples': {'bad': '# quote: network.inter_node.tiers [leaf, spine]; '
+                                                              '/etc/nccl.conf without NCCL_IB_QPS_PER_CONNECTION\n',
+                                                       'good': '# /etc/nccl.conf: NCCL_IB_QPS_PER_CONNECTION=4\n'}},
  'DLV030-storage-class-missing.yaml': {'id': 'DLV030',
                                        'name': 'storage-class-missing',
                                        'area': 'DLV',
