@@ -20,34 +20,27 @@ from functools import lru_cache
 _NAMING = frozenset("xuUN0123456789gP")  # escapes that name a character or a group: their letters are not literals
 
 
+# an escape (its follower), a named group's head, a group that sets flags or refers back, a run of the rest
+_TOKEN = re.compile(r"\\(.)|(\(\?P<[^>]*>)|(\(\?(?![:=!<]))|([^\\(]+|\()", re.DOTALL)
+
+
 def lowered(source: str) -> str | None:
     """`source` with every letter outside an escape or a group's name lower-cased, or None when that
     would not be the same pattern under IGNORECASE: an escape that names a character or a group, a
-    flag group (which might turn IGNORECASE off), or a letter outside ASCII that has case."""
-    out, i = [], 0
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            follower = source[i + 1 : i + 2]
-            if follower in _NAMING:
-                return None
-            out.append(source[i : i + 2])
-            i += 2
-            continue
-        if source.startswith("(?P<", i):  # a named group: its name as written
-            close = source.find(">", i)
-            if close == -1:
-                return None
-            out.append(source[i : close + 1])
-            i = close + 1
-            continue
-        if char == "(" and source[i + 1 : i + 2] == "?" and source[i + 2 : i + 3] not in (":", "=", "!", "<"):
-            return None  # (?i), (?-i:...), (?P=name): flags, or a back reference
-        if not char.isascii() and (char.lower() != char or char.upper() != char):
+    flag group (which might turn IGNORECASE off) or a back reference, or a letter outside ASCII that
+    has case."""
+    out = []
+    for token in _TOKEN.finditer(source):
+        escaped, named, flagged, run = token.groups()
+        if flagged is not None or escaped is not None and escaped in _NAMING:
             return None
-        out.append(char.lower())
-        i += 1
-    return "".join(out)
+        if run is None:
+            out.append(token.group(0))  # an escape or a group's name, as written
+            continue
+        if not run.isascii() and any(not c.isascii() and (c.lower() != c or c.upper() != c) for c in run):
+            return None
+        out.append(run.lower())
+    return "".join(out) if sum(map(len, out)) == len(source) else None  # a lone trailing backslash: not a pattern
 
 
 # The characters whose case Python's IGNORECASE relates to an ASCII letter otherwise than lower() does
@@ -72,7 +65,16 @@ class Match:
     def __init__(self, match: re.Match, text: str):
         self._match, self.string = match, text
 
-    def __getattr__(self, name):  # start, end, span, pos, endpos, lastgroup, lastindex, re: positions and names are the same
+    def start(self, group=0) -> int:
+        return self._match.start(group)
+
+    def end(self, group=0) -> int:
+        return self._match.end(group)
+
+    def span(self, group=0) -> tuple[int, int]:
+        return self._match.span(group)
+
+    def __getattr__(self, name):  # pos, endpos, lastgroup, lastindex, re: the same in both texts
         return getattr(self._match, name)
 
     def group(self, *groups):
