@@ -19,6 +19,20 @@ def _nodes(review) -> list:
     return sorted(review.evidence.nodes.values(), key=lambda n: n.host)
 
 
+def nodes_with(review, has, what: str) -> list:
+    """The nodes whose evidence `has` (a test of a node), by host; Skip naming `what` when none has it."""
+    nodes = [n for n in _nodes(review) if has(n)]
+    if not nodes:
+        raise Skip(f"no {what} among the evidence files")
+    return nodes
+
+
+def pool_name(review) -> tuple:
+    """The path of the checked pool's name: where a finding about a node's evidence points."""
+    i, _ = _pool(review)
+    return ("spec", "node_pools", i, "name")
+
+
 def _pool(review):
     """The pool the evidence is checked against: the only one, or the first whose accelerator the nodes report."""
     pools = review.cluster.spec.node_pools

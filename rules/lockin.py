@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from clusterlint.contracts.folded import Folded
 from clusterlint.engine.review import PartSkip, Skip, check
 

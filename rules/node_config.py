@@ -11,15 +11,11 @@ import re
 from clusterlint.engine.review import Skip, check
 
 from clusterlint.rules.common import NO_PARAMS
-from clusterlint.rules.delivery import _nodes, _pool
+from clusterlint.rules.delivery import nodes_with, pool_name
 
 # cmax host-check.sh: grep -qE "NCCL_MIN_NCHANNELS|NCCL_PROTO|NCCL_ALGO" /etc/nccl.conf -> overridden
 FORCED = ("NCCL_ALGO", "NCCL_PROTO", "NCCL_MIN_NCHANNELS")
 
-
-def _pool_name(review):
-    i, _ = _pool(review)
-    return ("spec", "node_pools", i, "name")
 
 
 def _orchestrator(review):
@@ -28,10 +24,8 @@ def _orchestrator(review):
 
 @check(NO_PARAMS)
 def nccl_forced(review, params):
-    nodes = [n for n in _nodes(review) if any(k.startswith("nccl ") for k in n.software)]
-    if not nodes:
-        raise Skip("no /etc/nccl.conf among the evidence files")
-    path = _pool_name(review)
+    nodes = nodes_with(review, lambda n: any(k.startswith("nccl ") for k in n.software), "/etc/nccl.conf")
+    path = pool_name(review)
     for node in nodes:
         for key in FORCED:
             fact = node.software.get(f"nccl {key}")
@@ -48,10 +42,8 @@ LIMITS = (("sysctl kernel.perf_event_paranoid", 1, "users cannot count CPU event
 
 @check(NO_PARAMS)
 def profiling(review, params):
-    nodes = [n for n in _nodes(review) if any(key in n.software for key, *_ in LIMITS)]
-    if not nodes:
-        raise Skip("no sysctl kernel.perf_event_paranoid or /proc/driver/nvidia/params among the evidence files")
-    path = _pool_name(review)
+    nodes = nodes_with(review, lambda n: any(key in n.software for key, *_ in LIMITS), "sysctl kernel.perf_event_paranoid or /proc/driver/nvidia/params")
+    path = pool_name(review)
     for node in nodes:
         for key, most, effect in LIMITS:
             fact = node.software.get(key)
@@ -65,9 +57,7 @@ _FLAT = ("topology/none", "topology/flat", "topology/default", "(null)", "")
 
 @check(NO_PARAMS)
 def slurm_services(review, params):
-    nodes = [n for n in _nodes(review) if "srun mpi plugins" in n.software or any(k.startswith("slurm ") for k in n.software)]
-    if not nodes:
-        raise Skip("no scontrol show config or srun --mpi=list among the evidence files")
+    nodes = nodes_with(review, lambda n: "srun mpi plugins" in n.software or any(k.startswith("slurm ") for k in n.software), "scontrol show config or srun --mpi=list")
     path = _orchestrator(review)
     inter = review.cluster.spec.network.inter_node
     tiers = len(inter.tiers) if inter is not None else 0
@@ -92,10 +82,8 @@ _HCA = re.compile(r"^(mlx5_[0-9]+|roce_p[0-9]+_rail[0-9]+)$")
 
 @check(NO_PARAMS)
 def hca_names(review, params):
-    nodes = [n for n in _nodes(review) if n.nics or n.firmware]
-    if not nodes:
-        raise Skip("no ibstat, ibstatus or ibv_devinfo among the evidence files")
-    path = _pool_name(review)
+    nodes = nodes_with(review, lambda n: n.nics or n.firmware, "ibstat, ibstatus or ibv_devinfo")
+    path = pool_name(review)
     for node in nodes:
         seen = set()
         for fact in [f for f in node.firmware] + list(node.nics):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from clusterlint.engine.review import Skip, check
 
 from clusterlint.rules.common import NO_PARAMS
-from clusterlint.rules.delivery import _nodes
+from clusterlint.rules.delivery import nodes_with
 
 KEY = "NCCL_IB_QPS_PER_CONNECTION"
 FLOOR = 2  # cmax RECOMMENDED_QPS_PER_CONNECTION: passes at 2 or more; NCCL's default is 1
@@ -32,9 +32,7 @@ def qps_entropy(review, params):
     inter = review.cluster.spec.network.inter_node
     if inter is None or inter.fabric not in _VERBS or len(inter.tiers) < 2:
         raise Skip("the quote lists no InfiniBand or RoCE fabric with two or more tiers (network.inter_node.tiers)")
-    nodes = [n for n in _nodes(review) if any(k.startswith("nccl ") for k in n.software) or "collect manifest" in n.software]
-    if not nodes:
-        raise Skip("no /etc/nccl.conf and no collect manifest among the evidence files")
+    nodes = nodes_with(review, lambda n: any(k.startswith("nccl ") for k in n.software) or "collect manifest" in n.software, "/etc/nccl.conf and no collect manifest")
     path = ("spec", "network", "inter_node", "tiers")
     tail = (f"expected at least {FLOOR} on a {len(inter.tiers)}-tier {inter.fabric} fabric: one queue pair per connection gives "
             "ECMP one flow to hash onto the spine uplinks (sweep 2 to 4)")

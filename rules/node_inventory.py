@@ -10,12 +10,8 @@ from __future__ import annotations
 from clusterlint.engine.review import Skip, check
 
 from clusterlint.rules.common import NO_PARAMS
-from clusterlint.rules.delivery import _nodes, _pool
+from clusterlint.rules.delivery import nodes_with, pool_name
 
-
-def _pool_name(review):
-    i, _ = _pool(review)
-    return ("spec", "node_pools", i, "name")
 
 
 def _library(node, prefix: str):
@@ -25,10 +21,8 @@ def _library(node, prefix: str):
 @check(NO_PARAMS)
 def gpu_libraries(review, params):
     """nccl-installed (cmax: libnccl.so* found) and gdrcopy (cmax: libgdrapi in ldconfig -p, or gdrdrv in lsmod)."""
-    nodes = [n for n in _nodes(review) if "ldconfig listing" in n.software]
-    if not nodes:
-        raise Skip("no ldconfig -p listing (with its header) among the evidence files")
-    path = _pool_name(review)
+    nodes = nodes_with(review, lambda n: "ldconfig listing" in n.software, "ldconfig -p listing (with its header)")
+    path = pool_name(review)
     for node in nodes:
         listing = node.software["ldconfig listing"]
         if listing.value["listed"] < listing.value["counted"]:
@@ -46,12 +40,10 @@ def gpu_libraries(review, params):
 @check(NO_PARAMS)
 def iommu_translation(review, params):
     """vm-iommu-passthrough: cmax warns when GPU and RDMA devices use full IOMMU DMA translation."""
-    nodes = [n for n in _nodes(review) if "iommu default domain" in n.software]
-    if not nodes:
-        raise Skip("no kernel log line naming the IOMMU default domain type among the evidence files")
+    nodes = nodes_with(review, lambda n: "iommu default domain" in n.software, "kernel log line naming the IOMMU default domain type")
     inter = review.cluster.spec.network.inter_node
     rdma = inter is not None and inter.rdma is True
-    path = _pool_name(review)
+    path = pool_name(review)
     for node in nodes:
         fact = node.software["iommu default domain"]
         if fact.value == "Translated":
@@ -68,10 +60,8 @@ _DYNAMIC = ("intel_pstate", "amd-pstate-epp", "amd-pstate")
 @check(NO_PARAMS)
 def cpu_governor(review, params):
     """cpu-power-governor: cmax records the scaling governors; powersave on a GPU node slows the host side of every step."""
-    nodes = [n for n in _nodes(review) if "cpufreq governors" in n.software]
-    if not nodes:
-        raise Skip("no cpupower frequency-info among the evidence files")
-    path = _pool_name(review)
+    nodes = nodes_with(review, lambda n: "cpufreq governors" in n.software, "cpupower frequency-info")
+    path = pool_name(review)
     for node in nodes:
         seen = set()
         for fact in node.software["cpufreq governors"].value:

@@ -127,20 +127,19 @@ class Folded:
                 return self._fast, low
         return self.exact(), text
 
-    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+    def _first(self, method: str, text: str, pos: int, endpos: int):
         pattern, low = self._search_in(text)
-        found = pattern.search(low, pos, endpos)
+        found = getattr(pattern, method)(low, pos, endpos)
         return found if found is None or low is text else Match(found, text)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
+        return self._first("search", text, pos, endpos)
 
     def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
-        pattern, low = self._search_in(text)
-        found = pattern.match(low, pos, endpos)
-        return found if found is None or low is text else Match(found, text)
+        return self._first("match", text, pos, endpos)
 
     def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
-        pattern, low = self._search_in(text)
-        found = pattern.fullmatch(low, pos, endpos)
-        return found if found is None or low is text else Match(found, text)
+        return self._first("fullmatch", text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize):
         pattern, low = self._search_in(text)

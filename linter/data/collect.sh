@@ -52,15 +52,20 @@ record() {
 "
 }
 
+# absent NAME TOOL [ARGS...]: true, with TOOL noted as skipped and NAME as not installed in the manifest, when TOOL is not installed
+absent() {
+    command -v "$2" >/dev/null 2>&1 && return 1
+    note "$2"
+    absent_name=$1
+    shift
+    record not-installed "$absent_name" - "$@"
+}
+
 # run FILE TOOL [ARGS...]: save TOOL's standard output in $out/FILE, or note that TOOL is absent
 run() {
     file=$1
     shift
-    if ! command -v "$1" >/dev/null 2>&1; then
-        note "$1"
-        record not-installed "${1##*/}" - "$@"
-        return
-    fi
+    absent "${1##*/}" "$@" && return
     save "$file" || return
     # shellcheck disable=SC2086 # $bounded is the timeout command and its options, split on purpose
     $bounded "$@" >>"$out/$file" 2>/dev/null
@@ -83,11 +88,7 @@ run() {
 probe() {
     name=$1
     shift
-    if ! command -v "$1" >/dev/null 2>&1; then
-        note "$1"
-        record not-installed "$name" - "$@"
-        return
-    fi
+    absent "$name" "$@" && return
     # shellcheck disable=SC2086
     $bounded "$@" >/dev/null 2>&1
     status=$?
