@@ -117,10 +117,10 @@ def read(path: str) -> "FileConfig":
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read configuration ({exc.strerror})") from None
     values, positions, keys = _read_toml(path, data) if path.endswith(".toml") else _read_yaml(path, data)
-    from clusterlint._generated.fast_models import KINDS
+    from clusterlint._generated.fast_models import plain
     from clusterlint.model.fast import validate
 
-    if validate(KINDS["Config"], values) is not None:  # well-formed: no pydantic (model.fast)
+    if validate(plain("Config"), values) is not None:  # well-formed: no pydantic (model.fast)
         return FileConfig(path, os.path.dirname(os.path.abspath(path)), values, positions, keys)
     from pydantic import ValidationError
 

@@ -1,7 +1,7 @@
 """Well-formed documents validated without pydantic: the checks the generated plain classes run.
 
 `tools/generate_models.py` reads the pydantic models (the single source of the schemas) and
-writes `clusterlint._generated.fast_models`: one plain class per model, with the same attributes,
+writes `clusterlint._generated.fast_<kind>` (named by `fast_models`): one plain class per model, with the same attributes,
 defaults, parsed quantities and derived values (from `model.derived`), and per class a table of
 its fields, each with the check below that its annotation calls for. `validate` builds a
 document's objects from that table and vouches only for what it is sure pydantic accepts in the

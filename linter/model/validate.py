@@ -106,10 +106,10 @@ def validate(doc: Document):
         problems = expand(doc)
         if problems:
             return None, problems
-    from clusterlint._generated.fast_models import KINDS
+    from clusterlint._generated.fast_models import plain as plain_class
     from clusterlint.model.fast import validate as plain
 
-    found = plain(KINDS[kind], data)  # a well-formed document: its plain objects, without pydantic
+    found = plain(plain_class(kind), data)  # a well-formed document: its plain objects, without pydantic
     if found is not None:
         return found, []
     from pydantic import ValidationError
