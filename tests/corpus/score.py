@@ -52,6 +52,8 @@ REAL = {
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round four by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-3": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("cdr-availability-requirements", "commonpaper-software-license")),
+    # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
