@@ -79,6 +79,9 @@ _PROVISO = Folded(r"^\W{0,3}provided\s+(?:always\s+)?that\b|^\W{0,3}\([a-z0-9]{1
 
 PASSIVE = "a passive: the vendor performs"  # the subject read for a passive that names no agent
 _REACH = 400  # characters of a sentence read on each side of the words: a subject and its modal sit closer
+# how far back a list item's lead-in is looked for: over the earlier items of a long run-in list ("Customer will not (and will
+# not allow anyone else to): (i) reverse engineer ...; (ii) ...; ... (v) attempt to defeat ..." puts 400 characters between)
+_LIST_REACH = 4 * _REACH
 
 
 class Parties(NamedTuple):
@@ -308,7 +311,7 @@ _LEAD_IN = Folded(r":\s*" + _ITEM_MARK + r"\s[^.:!?]*$")  # a first item, no sen
 def _lead_in(text: str, start: int) -> int:
     """Where the lead-in of the list item at `start` ends (its colon: "The University shall: (a) ...;
     (b) ..."), when only earlier items of the same list sit between them; -1 when there is none."""
-    colon = text.rfind(":", max(0, start - _REACH), start)
+    colon = text.rfind(":", max(0, start - _LIST_REACH), start)
     if colon == -1 or not _LEAD_IN.match(text[colon:start]):
         return -1
     return colon
