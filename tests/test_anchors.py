@@ -27,7 +27,7 @@ def _hits(split: str):
                 yield rule_id, contract, hit
 
 
-# real-blind-4 raises no finding (nothing to check there); real-blind-3 is in real-dev since round five; real-blind-5 since round six
+# real-blind-4 raises no finding (nothing to check there); real-blind-3 is in real-dev since round five; real-blind-5 (round six) is checked here
 @pytest.mark.parametrize("split", ["real-dev", "real-blind-2", "real-blind-5", "blind", "blind-3"])
 def test_every_phrase_finding_has_an_anchor_span_inside_its_clause_and_names_it(split):
     seen = 0
