@@ -59,8 +59,11 @@ class _Refused(Exception):
     pass
 
 
-def parse(pattern: str, ignore_case: bool = False) -> Parsed | Unsupported:
-    """The tree of `pattern`, or why it was not read."""
+def parse(pattern: str | bytes, ignore_case: bool = False) -> Parsed | Unsupported:
+    """The tree of `pattern`, or why it was not read. A bytes pattern is read as its Latin-1 text:
+    each byte the code point of the same number, as `re` numbers them."""
+    if isinstance(pattern, bytes):
+        pattern = pattern.decode("latin-1")
     reader = _Reader(pattern, ignore_case)
     try:
         items = reader.alternation(verbose=False, fold=False, top=True)
