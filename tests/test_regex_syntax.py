@@ -29,7 +29,7 @@ ACCEPTED = {
     r"(a|ab)*": "re reads it as (?:a(?:|b))*: each iteration starts with the one a, so a run splits one way",
     r"(?:a|a)*b": "re reads it as (?:a(?:|))*b, the same",
     r"([ab]|a)*": "re makes one class of alternatives of one character each: [ab]*",
-    r"(\d|\w)+!": "the same: [\d\w]+!",
+    r"(\d|\w)+!": r"the same: [\d\w]+!",
     r"\d{1,16}\d+": "a repeat of at most 16 counts as bounded: a constant factor",
     r"a(?=(a+)+$)": "a look-around's body is not analysed (as before issue 36)",
 }
