@@ -68,12 +68,17 @@ NARROWING_WORDS = Folded(
     r"|all\s+(?:of\s+)?(?:the\s+|its\s+)?(?:users|customers|instances|nodes|regions)|log\s?in|network|not\s+(?:include|count\w*|constitute))\b",
 )
 _NAMED = re.compile(r"[A-Z][a-z]+\s+[A-Z][a-z]")  # a capitalised defined term: "Excluded Minutes"
+# an exclusion of a defined term ("excluding any Excluded Minutes", "excludes Scheduled Maintenance"): what it leaves out is
+# defined elsewhere, where the rule reads it; the word alone does not say degradation is left out
+_EXCLUDES_NAMED = re.compile(r"(?:exclud\w*|(?:does|do|shall|will)\s+not\s+(?:include|count))\s+(?:any\s+|all\s+|the\s+)?[A-Z][a-z]+\s+[A-Z][a-z]")
 _DEGRADED = Folded(
     r"\bdegrad\w*|\bperformance\b|\bthroughput\b|\bbandwidth\b|\bunhealthy\b|\bhealth[\s-]*checks?\b|\bhealthy\b|\bthrottl\w*|\bdiag(?:s|nostics?)?\b|\bburn[\s-]?in\b|\bdcgm\b"
     r"|\bfall\w*\s+off\s+the\s+bus\b|\bbelow\s+(?:its\s+|the\s+|their\s+)?(?:rated|committed|specified|advertised|nominal|benchmark\w*)\b"
     r"|\bperform\w*\s+below\b|\bbelow\s+spec\w*|\bout\s+of\s+service\b|\becc\b|\bxid\b|\b(?:gpu|accelerator|nic|fabric|interconnect|nvlink|infiniband)s?\b[^.;]{0,60}\b(?:fail\w*|fault\w*|error\w*|impair\w*|lost|hang\w*|hung|drop\w*|slow\w*|missing|absent|reduced)",
 )
 # what a narrow definition leaves out of downtime: degraded hardware, partial outages, single instances
+# a sentence that counts partial outages with full ones ("full or partial system outage") leaves none out
+_FULL_OR_PARTIAL = Folded(r"\b(?:full|complete|total)\s+or\s+partial\b|\bpartial\s+or\s+(?:full|complete|total)\b")
 _PARTIAL = Folded(
     r"\bpartial\w*|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
     r"|\breduced\b|\bslow\w*",
@@ -160,7 +165,7 @@ def _leaves_out_degradation(item):
         if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
             return match
     for match, sentence in per_sentence(_SHARE, item.text):
-        if _DOWNTIME.search(sentence) and not _EXCLUDED.search(sentence):
+        if _DOWNTIME.search(sentence) and not _EXCLUDED.search(sentence) and not _FULL_OR_PARTIAL.search(sentence):
             return match  # "An Outage is an interruption that affects a majority of users": a partial outage is none
     return None
 
@@ -191,8 +196,8 @@ def narrow_downtime_definition(review, params):
             yield anchored(review, item, match, f"{item.label} {found}" + _NOT_DOWN)
         else:  # no pattern's reading: the learned one may confirm a sentence about downtime with its narrowing words
             for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned, NARROWING_WORDS):
-                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()):
-                    continue  # no downtime in the sentence, or the words name a defined term ("Excluded Minutes")
+                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()) or _EXCLUDES_NAMED.match(item.text, match.start()):
+                    continue  # no downtime in the sentence, or the words name or exclude a defined term ("excluding any Excluded Minutes")
                 yield anchored(review, item, match, f"{item.label} counts downtime only as {words(match)!r}, confirmed by the learned "
                                f"reading ({learned.describe()})" + _NOT_DOWN, learned=learned)
                 break

@@ -57,6 +57,12 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      'share it with Customer on request; and (g) try to restore a failed node within 4 hours of the alert.', "CON001", 481,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\': it has a date and a number with a unit '
      "but no remedy for the customer; an effort promise cannot be enforced"),
+    # round seven (real-blind-5, retired into development): a share of all users still fires where no partial outage is counted,
+    # and a connectivity measure still fires beside an exclusion of a defined term
+    ("An Outage is an interruption that affects all of Customer's users.", "CON007", 39,
+     "clause 1.1 leaves degraded hardware and partial outages out of downtime (\"affects all of Customer's users\")" + DOWNTIME),
+    ('"Downtime Minutes" = the minutes in which the Cluster is unreachable, excluding any Excluded Minutes.', "CON007", 62,
+     "clause 1.1 counts downtime only as loss of connectivity ('unreachable')" + DOWNTIME),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -87,6 +93,11 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     'sanctions; (iv) remove or alter any asset tags, seals or labels on the hardware; (v) copy, modify or reverse '
     "engineer the management firmware of the Nodes; (vi) attempt to bypass the scheduler's quotas, fair-share "
     'limits or any other control on the Cluster; or (vii) mine cryptocurrency on the Nodes.',
+    # round seven (real-blind-5): "excluding any Excluded Minutes" leaves out what a defined term names (read where it is
+    # defined), not degradation; a severity level that counts "full or partial outage" leaves no partial outage out
+    '"Downtime Minutes" = the minutes in the month in which the Cluster met the Downtime definition, excluding any Excluded Minutes.',
+    "Severity 1: a defect resulting in full or partial outage of the Cluster, or a condition that makes it unavailable for all of "
+    "Customer's users.",
 ])
 def test_real_development_shapes_that_stay_silent(tmp_path, text):
     assert _findings(tmp_path, text) == []

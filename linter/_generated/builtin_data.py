@@ -580,9 +580,11 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'users", "unavailable if more than 10% of users are experiencing '
                                                    'issues"). The finding points at those words. Does not fire where '
                                                    'the clause also counts degraded accelerators, fabric or failed '
-                                                   'health checks as down, or on an exclusion for a cause ("Downtime '
-                                                   "does not include scheduled maintenance or problems with Customer's "
-                                                   'Internet connection").',
+                                                   'health checks as down, on an exclusion for a cause ("Downtime does '
+                                                   "not include scheduled maintenance or problems with Customer's "
+                                                   'Internet connection") or of a defined term ("excluding any '
+                                                   'Excluded Minutes"), or on a severity level that counts "full or '
+                                                   'partial outage".',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '
                                                    'accelerator-hours / contracted accelerator-hours", with fabric '
                                                    'bandwidth below the committed figure counted as down.',
