@@ -13,7 +13,7 @@ from clusterlint.rules.clauses import candidates, texts
 
 _REMEDY_NOUN = r"(?:remed(?:y|ies)|recourse|compensation|redress|relief|claims?|damages?|indemnification|indemnit(?:y|ies)|entitlement|refunds?)"
 _CREDIT_NOUN = (r"(?:(?:the|a|any|applicable|those|these|such|our|its|your|relevant)\s+){0,2}(?:(?:issue|issuance|receipt|payment|provision|grant(?:ing)?|award)\s+of\s+(?:the\s+|a\s+|any\s+)?)?"
-                r"(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)\b")
+                r"(?:(?:(?:service|fee|sla|availability|outage|performance|uptime)[\s-]+)?(?:(?:re-?)?credit(?:s|ing)?|rebates?)|compensatory\s+(?:[\w-]+[\s-])?(?:hours|time|allocation))\b")
 _SOLE_REMEDY_WORDS = "|".join((
     # "sole and exclusive remedy", "only recourse", "exclusive means of redress", "sole and exclusive right"
     r"\b(?:sole|exclusive|only|entire|unique|single|final)(?:[\s*_]+and[\s*_]+(?:exclusive|entire|sole|only))?[\s*_]+(?:(?:and[\s*_]+)?(?:means|form|source|way)[\s*_]+of[\s*_]+)?"
@@ -82,6 +82,9 @@ _SOLE_REMEDY_WORDS = "|".join((
     r"\b(?:sole|only)\s+(?:thing|obligation|liability)\b[^.;]{0,40}?\b(?:owes?|owed|due|entitled|get|gets|receives?|recovers?|offer|offers|provide|provides|give|gives|is\s+to\s+(?:issue|pay|provide|grant|apply|credit))\b",
     # "are exclusive of any other indemnification", "is the limit of Provider's obligation"
     r"\bexclusive\s+of\s+(?:any|all)\s+other\s+" + _REMEDY_NOUN + r"\b",
+    # "their payment frees the Provider of all other responsibility", "the penalties are liberatory", "That's all you get."
+    r"\bfree[sd]?\s+(?:[\w'’]+\s+){0,3}?(?:of|from)\s+(?:all|any)\s+(?:other\s+|further\s+)?(?:liabilit(?:y|ies)|responsibilit(?:y|ies)|obligations?|claims?|" + _REMEDY_NOUN + r")\b"
+    r"|\b(?:is|are|shall\s+be)\s+liberatory\b|\bthat(?:['’]s|\s+is)\s+all\s+(?:you|they|\w+)\s+(?:get|gets|receive|receives|can\s+claim)\b",
     r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
 ))
 
@@ -96,13 +99,14 @@ def _sole_remedy() -> re.Pattern:
 EXCLUSIVE_WORDS = Folded(
     r"\b(?:sole(?:ly)?|exclusive(?:ly)?|only|entire|in\s+lieu|instead\s+of|no\s+(?:other|further)|nothing|settle\w*|satisf(?:y|ies|ied|action)"
     r"|discharg\w*|waive\w*|exhaust\w*|full\s+(?:and\s+final\s+)?(?:compensation|settlement)|limited\s+to|all\s+(?:you|that)|extent"
-    r"|in\s+place\s+of|releas\w*|replac\w*|(?:any|all)\s+(?:the\s+)?other|other\s+\w+\s+than|sum\s+total|whole|that['’]s\s+it)\b",
+    r"|in\s+place\s+of|releas\w*|replac\w*|(?:any|all)\s+(?:the\s+)?other|other\s+\w+\s+than|sum\s+total|whole|that['’]s\s+(?:it|all)|that\s+is\s+(?:it|all)"
+    r"|liberat\w*|frees?|freed|reliev\w*|absolv\w*|extinguish\w*|exclud\w*|preclud\w*|alone|merely|no\s+(?:more|additional|separate)|except|save\s+for|apart\s+from|besides|beyond)\b",
 )
 _NEGATED = Folded(r"\b(?:not|non|never)\b[^.;]{0,30}$|n['’]t\b[^.;]{0,30}$")
 _PRESERVED = Folded(
     r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b"
 )
-CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?)\b")
+CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?|compensatory|(?:availability|service[\s-]level|sla|uptime)\s+penalt(?:y|ies)|penalt(?:y|ies)\s+(?:of|for)\s+(?:un)?availability)\b")
 
 
 @check("clusterlint.rules.params:LearnedParams")

@@ -29,7 +29,8 @@ _RESERVATION = Folded(
 )
 _CAPACITY = Folded(
     r"(?=[^\W_])\b(?:capacity|gpus?|accelerators?|nodes?|instances?|servers?|systems?|units|products|reservations?|configurations?|quantit(?:y|ies)|(?:[abh]|gb|mi)\d{3}x?s?|tpus?|cluster|hardware|equipments?|inventory|resources?|machines?|compute"
-    r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power)\b"
+    r"|(?:spare|replacement|required|failed)\s+parts?|parts\s+replacement|drives|disks|boards|modules|spares|components?|rack\s+space|racks|cages?|cabinets?|colocation|power"
+    r"|stock|optics|transceivers?|trays|cables|switches|deliver(?:y|ies)|shipments?|lead\s+times?)\b"
 )
 _NOT_CAPACITY = Folded(
     r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
@@ -42,7 +43,9 @@ _NOT_CAPACITY = Folded(
 SUPPLY_WORDS = Folded(
     r"(?=[^\W_])\b(?:availab\w*|stocks?|inventor(?:y|ies)|suppl(?:y|ies|ier\w*)|allocat\w*|allot\w*|permit\w*|allow\w*|free[ds]?|spare|procur\w*|sourc\w*"
     r"|lead\s+times?|shortages?|scarc\w*|on\s+hand|demand|exhaust\w*|insufficient|vacant|unused|unallocated|depend\w*|conditional|contingent|subject"
-    r"|assuming|provided|ship\w*|arriv\w*|confirm\w*|production|manufactur\w*|oem)\b",
+    r"|assuming|provided|ship\w*|arriv\w*|confirm\w*|production|manufactur\w*|oem"
+    r"|obtain\w*|distribut\w*|vendors?|factory|import\w*|backorder\w*|back-order\w*|wait(?:ing)?[\s-]?list\w*|queue\w*|pending|tentative|indicative|estimat\w*|provisional"
+    r"|possible|feasible|practicable|left|leftover|remain\w*|residual|surplus|as\s+and\s+when|if\s+and\s+when|when\s+and\s+if|ready|open\s+up|opens\s+up)\b",
 )
 _NOT_BEFORE = Folded(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|render)\s+(?:[\w'’]+\s+){0,4})?$")  # "these GPUs are not subject to availability"
 _RECEIVES = Folded(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b")
