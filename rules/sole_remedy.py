@@ -102,7 +102,8 @@ EXCLUSIVE_WORDS = Folded(
     r"|in\s+place\s+of|releas\w*|replac\w*|(?:any|all)\s+(?:the\s+)?other|other\s+\w+\s+than|sum\s+total|whole|that['’]s\s+(?:it|all)|that\s+is\s+(?:it|all)"
     r"|liberat\w*|frees?|freed|reliev\w*|absolv\w*|extinguish\w*|exclud\w*|preclud\w*|alone|merely|no\s+(?:more|additional|separate)|except|save\s+for|apart\s+from|besides|beyond)\b",
 )
-_NEGATED = Folded(r"\b(?:not|non|never)\b[^.;)]{0,30}$|n['’]t\b[^.;)]{0,30}$")  # a negation closed in brackets does not reach the words after
+# a negation reaches over a bracket that follows it ("not (as noted above) the sole remedy"), not out of one ("(faults don't count) is the")
+_NEGATED = Folded(r"(?:\b(?:not|non|never)\b|n['’]t\b)(?:[^.;()]{0,30}|[^.;()]{0,30}\([^.;()]{0,40}\)[^.;()]{0,30})$")
 _PRESERVED = Folded(
     r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b"
 )

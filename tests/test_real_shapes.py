@@ -10,6 +10,8 @@ from conftest import check_json
 
 PHRASE_RULES = ("CON001", "CON005", "CON006", "CON007")
 EFFORT = ": it has no date, no number with a unit and no remedy for the customer; an effort promise cannot be enforced"
+SOLE = ": a long outage earns a few percent of a month's fee and nothing more"
+SUPPLY = ": the vendor may never provide it; reserve the accelerators by count and date"
 DOWNTIME = ": a failed accelerator, a degraded link or a slow fabric is not downtime and earns no credit"
 
 
@@ -63,6 +65,23 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "clause 1.1 leaves degraded hardware and partial outages out of downtime (\"affects all of Customer's users\")" + DOWNTIME),
     ('"Downtime Minutes" = the minutes in which the Cluster is unreachable, excluding any Excluded Minutes.', "CON007", 62,
      "clause 1.1 counts downtime only as loss of connectivity ('unreachable')" + DOWNTIME),
+    # issue 34 (the synthetic blind recall lost when the learned reading was anchored), from the tuning split's misses: compensatory
+    # hours as the credit, "frees ... of all other responsibility", "That's all you get", a negation closed in brackets before the words
+    ("Provider's award of compensatory node-hours constitutes the entire liability of Provider for any loss of service.", "CON006", 16,
+     "clause 1.1 makes service credits the 'award of compensatory node-hours constitutes the entire liability'" + SOLE),
+    ("Payment of the availability penalties frees Provider of all other responsibility for the outage.", "CON006", 43,
+     "clause 1.1 makes service credits the 'frees Provider of all other responsibility'" + SOLE),
+    ("If the cluster is down you get a credit on the next invoice. That's all you get.", "CON006", 66,
+     "clause 1.1 makes service credits the \"That's all you get\"" + SOLE),
+    ("The credit for an outage (GPU faults don't count) is the exclusive remedy for it.", "CON006", 9,
+     "clause 1.1 makes service credits the \"credit for an outage (GPU faults don't count) is the exclusive\"" + SOLE),
+    # issue 34: stock, optics and delivery dates are capacity made to depend on supply
+    ("Provider will ship the 64 GPUs to the extent that stock is available from the OEM.", "CON005", 36,
+     "clause 1.1 is a vendor obligation (\"Provider\" + \"will\") that makes capacity 'to the extent that stock is available'" + SUPPLY),
+    ("Replacement optics will be shipped when in stock.", "CON005", 40,
+     "clause 1.1 is a vendor obligation (\"a passive: the vendor performs\" + \"will\") that makes capacity 'when in stock'" + SUPPLY),
+    ("Delivery dates for the racks are dependent on the manufacturer's supply.", "CON005", 38,
+     "clause 1.1 is an unattributed description that makes capacity \"dependent on the manufacturer's supply\"" + SUPPLY),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -98,6 +117,8 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     '"Downtime Minutes" = the minutes in the month in which the Cluster met the Downtime definition, excluding any Excluded Minutes.',
     "Severity 1: a defect resulting in full or partial outage of the Cluster, or a condition that makes it unavailable for all of "
     "Customer's users.",
+    # issue 34: a negation still reaches over a bracket that follows it
+    "The credit for an outage is not (as noted above) the exclusive remedy.",
 ])
 def test_real_development_shapes_that_stay_silent(tmp_path, text):
     assert _findings(tmp_path, text) == []
