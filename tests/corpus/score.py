@@ -9,7 +9,7 @@ are synthetic: every sentence was written for this project. The real splits are 
 agreements (real/, one labels file beside each document; real/SPLIT.md says how the whole documents were split
 before any tuning): `real-dev` (tuned on; it holds the first real blind split, blind until round four, whose misses were read in round
 four, the third, blind until round five, whose misses were read in round five, and the fifth, blind until round seven, whose
-misses were read in round seven), `real-blind-2`, `real-blind-4` and `real-blind-6` (never tuned on). Real and synthetic figures are printed
+misses were read in round seven), `real-blind-2`, `real-blind-4`, `real-blind-6` and `real-blind-7` (never tuned on). Real and synthetic figures are printed
 apart; the real blind splits are the headline. Each clause is reviewed
 alone, as the only clause of a contract with its file's `parties`, by the real rule with its default
 params (a `pdf: true` clause is first read through the PDF segmenter, as raw page lines). Also prints
@@ -59,6 +59,8 @@ REAL = {
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
     # chosen in round seven by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-6": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("gitlab-dedicated-slas", "github-marketplace-terms-of-service")),
+    # chosen in round eight by the same slug hash (a pool of two: both blind) before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-7": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-marketplace-developer-agreement", "zulip-terms-of-service")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
