@@ -27,8 +27,8 @@ MET = ("blind", "blind-3", "blind-22", "blind-26", "blind-30")  # blind splits t
 FIRST_READING = {
     "blind-21": {"CON001": (0.79, 0.87), "CON005": (0.94, 0.91), "CON006": (0.94, 0.91), "CON007": (0.97, 0.94)},
     "blind-27": {"CON001": (0.83, 1.0), "CON005": (0.97, 1.0), "CON006": (1.0, 0.93), "CON007": (1.0, 0.93)},
-    # anchoring the learned reading (issue 34) took CON006's recall here from 0.97 to 0.90 and blind-31's CON005 recall
-    # from 0.87 to 0.83: past the 0.03 the issue allows, recorded as the floor until a fix that reads no blind miss
+    # anchoring the learned reading (issue 34) took CON006's recall here from 0.97 to 0.90, past the 0.03 the issue allows,
+    # recorded as the floor until a fix that reads no blind miss (blind-31's CON005 recall, 0.87 to 0.83 then, is back at 0.87)
     "blind-28": {"CON001": (0.91, 0.91), "CON005": (0.96, 0.83), "CON006": (0.88, 0.93), "CON007": (0.97, 0.88)},
     "blind-29": {"CON001": (1.0, 0.84), "CON005": (0.97, 0.91), "CON006": (0.97, 1.0), "CON007": (0.97, 0.97)},
     "blind-31": {"CON001": (0.92, 1.0), "CON005": (1.0, 0.86), "CON006": (1.0, 0.97), "CON007": (0.96, 0.93)},
@@ -150,6 +150,26 @@ def test_the_sixth_real_blind_split_meets_the_target():
     assert all(score.meets(c, TARGET) for c in counts.values())
     assert {rule: (c["labelled"], c["fp"]) for rule, c in counts.items()} == {"CON001": (3, 0), "CON005": (0, 0), "CON006": (0, 0), "CON007": (0, 0)}
     assert len(score.load("real-blind-6")) == 92
+
+
+# real-blind-7 (round eight: GitHub Marketplace Developer Agreement sections, Zulip terms sections), scored once by the lead
+# after the round's rule changes were merged: CON001 raised one false finding (its cause not read). Today's reading is
+# asserted as a floor, and the target as a strict expected failure, as round four did for real-blind-3
+REAL_BLIND_7_FLOOR = {"CON001": (0.50, 1.0), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 1.0)}
+
+
+def test_the_seventh_real_blind_split_does_not_fall_below_its_first_reading():
+    counts, _, _ = _score("real-blind-7")  # its misses are not printed: nothing is tuned on them
+    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_7_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_7_FLOOR[rule][1])
+            for rule, c in counts.items()} == {rule: (True, True) for rule in REAL_BLIND_7_FLOOR}
+    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 1, "CON005": 0, "CON006": 0, "CON007": 0}
+    assert len(score.load("real-blind-7")) == 32
+
+
+@pytest.mark.xfail(strict=True, reason="real-blind-7 reads CON001 precision 0.50 (one false finding, cause not read): the target is not met")
+def test_the_seventh_real_blind_split_meets_the_target():
+    counts, _, _ = _score("real-blind-7")
+    assert all(score.meets(c, TARGET) for c in counts.values())
 
 
 def test_the_real_splits_are_whole_documents_apart():
