@@ -91,9 +91,6 @@ class Match:
     def groups(self, default=None):
         return tuple(default if (found := self._one(i)) is None else found for i in range(1, self._match.re.groups + 1))
 
-    def groupdict(self, default=None):
-        return {name: default if (found := self._one(name)) is None else found for name in self._match.re.groupindex}
-
 
 _UNREAD = object()
 
