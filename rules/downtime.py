@@ -103,7 +103,7 @@ _CAUSED = Folded(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attrib
 # period in which ... unreachable" (downtime first), "Loss of access ... counts as Downtime" (after)
 _MEASURED_BY = Folded(
     r"\b(?:means?|meaning|refers?\s+to|in\s+(?:the\s+)?case|when|whenever|if|while|where|during\s+which|in\s+which|unless|only|requires?|as|periods?|minutes?|intervals?"
-    r"|once|starts?|begins?|determined|measured|calculated|assessed|based\s+on|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
+    r"|once|starts?|begins?|determined|measur\w*|calculated|assessed|based\s+on|includes?|covers?|consists?|comprises?|intended|understood|times?)\b|[:=—–|]|\b(?:is|are)\s+(?:any|every)\b"
     r"|\b(?:is|are)\s+(?:the\s+|an?\s+)?(?:absence|lack|loss)\s+of\b",
 )
 _MEASURES = Folded(

@@ -36,7 +36,12 @@ EFFORT_WORDS = Folded(
 )
 _GOAL = Folded(r"goal|objective")
 # what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
-_PURPOSE = Folded(r"\s+(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness)")
+# (or what the vendor's conduct is for: "We do our best to deserve that trust")
+_PURPOSE = Folded(r"\s+(?:to\s+)?(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness|deserv|earn\w*\s+(?:\w+\s+)?trust)")
+# "targeted at" an audience, not a date: "It's specifically targeted at cloud solutions" (but "targeted at the end of March")
+_AUDIENCE = Folded(r"\s+at\s+(?!(?:the\s+)?(?:end|start|beginning|middle|close)\b|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|q[1-4]\b)")
+# what the vendor is always doing, no promise about a result: "We're always trying to improve our Services, so they may change"
+_HABIT = Folded(r"\b(?:is|are|am|['’]re|['’]m)\s+(?:always|constantly|continually|continuously|forever)\s+$")
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
@@ -69,8 +74,9 @@ def reasonable_effort_clause(review, params):
                 continue  # named, not used ('a party using "reasonable endeavours" ...'), a defined term, a list's item, an
                 # item whose party is in a lead-in the clause does not hold, an attempt listed with its act
             use = is_noun_or_predicate(item.text, match.start())
-            if use == "a condition" and not _ACTION_WORD.match(match.group(0)) and not match.group(0).lower().startswith(("striv", "endeav", "best")):
-                continue  # "(i) is commercially reasonable;" (but "is striving to" is a verb)
+            first = match.group(0).split()[0].lower()
+            if use == "a condition" and not _ACTION_WORD.match(first) and not first.startswith(("striv", "endeav", "best")) and not first.endswith("ing"):
+                continue  # "(i) is commercially reasonable;" (but "is striving to", "is hoping to" are verbs)
             reading = read_at(item.text, match.start(), who)
             if _binds_nobody(item.text, match, use, reading) or _asked_of_customer(item.text, match, who):
                 continue
@@ -125,8 +131,12 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
     if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
         return True  # the customer's duty, a right, a prohibition or a condition: not the vendor's promise
+    if words.lower() == "targeted" and _AUDIENCE.match(text, match.end()):
+        return True  # who a thing is for: "It's specifically targeted at cloud solutions like IaaS"
     if _PURPOSE.match(text, match.end()):
         return True  # "the Matching Fund aims to encourage the community to contribute": a purpose, not a result owed
+    if words[:1].lower() in "tase" and words.split()[0].lower().endswith("ing") and _HABIT.search(text, max(0, match.start() - 30), match.start()):
+        return True  # "we're always trying to improve our products": a standing habit described, no result promised
     if reading.obligor != "none":
         return False
     if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",

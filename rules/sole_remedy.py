@@ -85,7 +85,7 @@ _SOLE_REMEDY_WORDS = "|".join((
     # "their payment frees the Provider of all other responsibility", "the penalties are liberatory", "That's all you get."
     r"\bfree[sd]?\s+(?:[\w'’]+\s+){0,3}?(?:of|from)\s+(?:all|any)\s+(?:other\s+|further\s+)?(?:liabilit(?:y|ies)|responsibilit(?:y|ies)|obligations?|claims?|" + _REMEDY_NOUN + r")\b"
     r"|\b(?:is|are|shall\s+be)\s+liberatory\b|\bthat(?:['’]s|\s+is)\s+all\s+(?:you|they|\w+)\s+(?:get|gets|receive|receives|can\s+claim)\b",
-    r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
+    r"\b(?:is|are|shall\s+be|constitutes?|represents?|sets?\s+out|states?|describes?)\s+the\s+(?:(?:full|whole|entire|total|outer)\s+)?(?:limit|extent|entirety)\s+of\s+(?:the\s+)?(?:[\w-]+['’]s\s+|its\s+|our\s+)?(?:obligations?|liability|responsibilit(?:y|ies)|" + _REMEDY_NOUN + r")\b",
 ))
 
 

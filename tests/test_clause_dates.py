@@ -27,6 +27,9 @@ CASES = [
     ("Provider will deliver the Cluster by the target date of 1 March 2027.", [], True),
     ("Provider will use commercially reasonable efforts to deliver the Cluster on or before 15 January 2027.", [], True),
     ("Provider will use reasonable efforts to make the Cluster available by the target date of 1 March 2027.", [], True),
+    # the present progressive of an effort verb is an aim, like "is striving to" (round nine), contracted or not
+    ("We're trying to deliver the Cluster by 15 March 2027.", [], True),
+    ("Provider is hoping to deliver the Cluster by 15 March 2027.", [], True),
     # no date: CON002 at the heading that covers delivery
     ("Provider shall deliver the Cluster as soon as practicable.", [MISSING], False),
     ("Provider shall deliver the Cluster promptly after the Effective Date.", [MISSING], False),

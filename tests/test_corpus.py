@@ -152,35 +152,21 @@ def test_the_sixth_real_blind_split_meets_the_target():
     assert len(score.load("real-blind-6")) == 92
 
 
-# real-blind-7 (round eight: GitHub Marketplace Developer Agreement sections, Zulip terms sections), scored once by the lead
-# after the round's rule changes were merged: CON001 raised one false finding (its cause not read). Today's reading is
-# asserted as a floor, and the target as a strict expected failure, as round four did for real-blind-3
-REAL_BLIND_7_FLOOR = {"CON001": (0.50, 1.0), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 1.0)}
-
-
-def test_the_seventh_real_blind_split_does_not_fall_below_its_first_reading():
-    counts, _, _ = _score("real-blind-7")  # its misses are not printed: nothing is tuned on them
-    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_7_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_7_FLOOR[rule][1])
-            for rule, c in counts.items()} == {rule: (True, True) for rule in REAL_BLIND_7_FLOOR}
-    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 1, "CON005": 0, "CON006": 0, "CON007": 0}
-    assert len(score.load("real-blind-7")) == 32
-
-
-@pytest.mark.xfail(strict=True, reason="real-blind-7 reads CON001 precision 0.50 (one false finding, cause not read): the target is not met")
-def test_the_seventh_real_blind_split_meets_the_target():
-    counts, _, _ = _score("real-blind-7")
-    assert all(score.meets(c, TARGET) for c in counts.values())
+# real-blind-8 (round nine: Railway's support SLOs, Basecamp's SLA, GOV.UK Pay's support page): chosen by slug hash before
+# labelling, never tuned on, scored once by the lead at the end of round nine (totals only). The seventh real blind split (round
+# eight) was retired into real-dev in round nine after its one false finding was read
+REAL_BLIND_8 = None  # set from the round's single scoring
 
 
 def test_the_real_splits_are_whole_documents_apart():
     slugs = {split: {path.stem for path in score.REAL[split]} for split in score.REAL}
-    assert set(slugs) == {"real-dev", "real-blind-2", "real-blind-4", "real-blind-6", "real-blind-7"}  # the first, third and fifth blind splits were
-    # retired into real-dev (rounds four, five and seven)
+    assert set(slugs) == {"real-dev", "real-blind-2", "real-blind-4", "real-blind-6", "real-blind-8"}  # the first, third, fifth and
+    # seventh blind splits were retired into real-dev (rounds four, five, seven and nine)
     assert {"github-enterprise-cloud-addendum", "bonterms-cloud-terms", "cdr-availability-requirements", "commonpaper-software-license",
-            "gitlab-availability-sla", "supabase-sla"} <= slugs["real-dev"]
+            "gitlab-availability-sla", "supabase-sla", "github-marketplace-developer-agreement", "zulip-terms-of-service"} <= slugs["real-dev"]
     blind = [slugs[split] for split in slugs if split != "real-dev"]
     assert all(not a & b for i, a in enumerate(blind) for b in blind[i + 1:]) and not slugs["real-dev"] & set().union(*blind)
-    assert len(score.load("real-dev")) >= 613
+    assert len(score.load("real-dev")) >= 645
 
 
 def test_the_scorer_prints_real_and_synthetic_figures_apart():

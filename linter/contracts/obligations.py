@@ -50,7 +50,7 @@ _MODAL = Folded(
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
     r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:engages?|obliges?|binds?)\s+itself\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"
-    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are)\s+(?:striving|aiming|endeavou?ring)|(?:goal|aim|objective)\s+is)\b"
+    r"|\b(?P<aim>strives?|aims?|endeavou?rs|attempts|tries|targets?|seeks?|hopes?|intends?|expects?|aspires?|(?:is|are|['’]re)\s+(?:striving|aiming|endeavou?ring|trying|attempting|seeking|hoping|targeting)|(?:goal|aim|objective)\s+is)\b"
     r"(?=\s+to\b|\s+\d|\s+(?:a|an|the|for)\b)",
 )
 _MODALITY = {"neg": "prohibition", "must": "obligation", "may": "permission", "aim": "aspiration"}
