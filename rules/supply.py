@@ -48,6 +48,10 @@ SUPPLY_WORDS = Folded(
     r"|possible|feasible|practicable|left|leftover|remain\w*|residual|surplus|as\s+and\s+when|if\s+and\s+when|when\s+and\s+if|ready|open\s+up|opens\s+up)\b",
 )
 _NOT_BEFORE = Folded(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|render)\s+(?:[\w'’]+\s+){0,4})?$")  # "these GPUs are not subject to availability"
+# supply said to be firm, which the learned reading may not read as a condition: "Lead times are fixed and stock is held in the
+# warehouse" (capacity said not to depend on stock)
+_FIRM = Folded(r"\b(?:stock|lead\s+times?|supply|supplies|inventory)\s+(?:is|are|will\s+be|remains?)\s+(?:\w+\s+)?(?:fixed|firm|guaranteed|secured|held|locked\s+in)\b")
+_CONDITIONAL = Folded(r"\b(?:if|once|when|until|unless|subject|depend\w*|contingent|provided|pending|after)\b")
 _RECEIVES = Folded(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b")
 _COUNTED_AS = Folded(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$")  # not a noun: "the final count is whatever ..."
 
@@ -66,6 +70,8 @@ def subject_to_availability(review, params):
                 continue  # "these GPUs are not subject to availability"
             if _COUNTED_AS.search(item.text, max(0, match.start() - 30), match.start()):
                 continue  # a status, not a condition on supply: "if it answers pings we count it as available"
+            if learned is not None and _FIRM.search(sentence) and not _CONDITIONAL.search(sentence):
+                continue  # the learned reading's anchor in a sentence that says supply is firm: "stock is held in the warehouse"
             if quoted(item.text, match):
                 continue  # the words named, not used: "no more 'subject to availability' language on them"
             span = sentence_span(item.text, match.start())

@@ -136,6 +136,8 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "We track uptime and publish it on the status page each month.",
     "It's specifically targeted at research groups that train their own models.",
     "We do our best to deserve that trust by being open about how we run the cluster.",
+    # round nine: supply said to be firm is no condition on it (the learned reading's anchor "lead times" alone raised CON005)
+    "Stock is held at the integrator's depot and lead times are fixed at six weeks.",
     # issue 34: a negation still reaches over a bracket that follows it
     "The credit for an outage is not (as noted above) the exclusive remedy.",
 ])
