@@ -127,6 +127,8 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # a class of service, whoever is read: "Spot and best-effort tiers get community support only"
     if _NOT_MERELY.search(text, max(0, match.start() - 60), match.start()):
         return True  # "an absolute obligation and not an obligation merely to use reasonable efforts", "despite having used ..."
+    if _asks(text, match.start()):
+        return True  # a question promises nothing: "What was the prospect attempting to do?"
     if _PLEASE.search(text, max(0, match.start() - 30), match.start()):
         return True  # an imperative to the reader, the customer: "Please try to raise tickets through the portal"
     if reading.obligor in ("customer", "both") or reading.modality in ("permission", "prohibition", "condition"):
@@ -143,6 +145,13 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return bool(_AIM_AT_A_THING.match(text, match.end())  # "the failed attempts to deliver", "makes three attempts to"
                     or _ACTION_WORD.match(words) and _DETERMINED.search(text, max(0, match.start() - 30), match.start()))
     return False
+
+
+def _asks(text: str, offset: int) -> bool:
+    """Whether the sentence that holds `offset` is a question."""
+    from clusterlint.contracts.sentences import sentence_span
+
+    return text[: sentence_span(text, offset)[1]].rstrip().endswith("?")
 
 
 def _asked_of_customer(text: str, match: re.Match, who) -> bool:

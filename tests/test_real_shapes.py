@@ -90,6 +90,9 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
     # "by measuring" an error rate
     ("If the cluster is down for more than an hour we credit a day's fee. That is the full limit of our liability for downtime.",
      "CON006", 78, "clause 1.1 makes service credits the 'is the full limit of our liability'" + SOLE),
+    # round nine: a question promises nothing, the answer after it still does
+    ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),
     ("Provider works hard to keep every GPU node in service.", "CON001", 14,
      'clause 1.1 is a vendor description ("Provider") that promises only \'works hard\'' + EFFORT),
     ("We track uptime by measuring the API error rate from three regions.", "CON007", 38,
@@ -136,6 +139,7 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "We track uptime and publish it on the status page each month.",
     "It's specifically targeted at research groups that train their own models.",
     "We do our best to deserve that trust by being open about how we run the cluster.",
+    "What was the customer attempting to do when the job failed?",
     # round nine: supply said to be firm is no condition on it (the learned reading's anchor "lead times" alone raised CON005)
     "Stock is held at the integrator's depot and lead times are fixed at six weeks.",
     # issue 34: a negation still reaches over a bracket that follows it
