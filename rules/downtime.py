@@ -21,7 +21,7 @@ _CONNECTIVITY_WORDS = (
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
     r"|\b(?:cannot|can\s+not|can['’]t|could\s*n[o']t|unable\s+to|not\s+able\s+to|fails?\s+to|failure\s+to)\s+(?:be\s+)?(?:access(?:ed)?|connect(?:ed)?|log\s?in|log\s+in|sign\s+in|reach(?:ed)?|hit|communicate|ssh|"
     r"(?:pass|carry|route|send|receive|exchange)\s+(?:\w+\s+)?(?:traffic|packets|data)|logged\s+in(?:to)?|(?:open|establish|initiate|make)\s+(?:a|an)\s+(?:\w+\s+)?(?:session|connection)|launch|start|create|provision)\b"
-    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access\b|\b(?:network|internet)\s+(?:traffic|requests|access|paths?)\b"
+    r"|\b(?:no|loss\s+of|lacks?|without)\s+(?:external\s+|remote\s+)?(?:network\s+|internet\s+)?access(?:ibility)?\b|\b(?:network|internet)\s+(?:traffic|requests|access|paths?)\b"
     # "can send or receive packets", "can neither log in to it nor reach", "could be contacted", "our probes lose contact"
     r"|\b(?:send|receive|transmit)\s+(?:or\s+(?:send|receive|transmit)\s+)?(?:network\s+|ip\s+)?(?:packets|traffic)\b|\bneither\s+(?:log\s?in|connect|reach|access|ssh)\w*|\bnor\s+reach\w*"
     r"|\b(?:be|been)\s+contacted\b|\blos(?:e|es|t|ing)\s+contact\b|\bhttps?\s+(?:\d{3}\s+)?(?:response|status|code)\b|\b(?:fibre|fiber)\s+(?:paths?|links?|routes?)\b"
@@ -33,7 +33,7 @@ _CONNECTIVITY_WORDS = (
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+requests?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?)\b|\b(?:error|success)\s+codes?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
     r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b"
     # the answer's status as the measure: "a status code lower than 500 was not successfully returned"
     r"|\b(?:https?\s+)?status\s+codes?\b[^.;]{0,60}?\b(?:not\s+)?successfully\s+(?:returned|served|answered)\b)"
@@ -52,7 +52,7 @@ _CONNECTIVITY_ANCHORS = (
     "connect", "reach", "access", "cannot", "can not", "can't", "can’t", "could", "unable", "not able", "fail", "network", "internet",
     "packet", "traffic", "neither", "contact", "http", "fib", "request", "ping", "probe", "respon", "answer", "repl", "impossib",
     "log in", "login", "session", "uplink", "transit", "heartbeat", "time out", "times out", "timed out", "timing out", "timeout",
-    "error", "call", "transaction", "ssh", "status",
+    "error", "call", "transaction", "ssh", "status", "success",
 )
 
 
@@ -80,12 +80,14 @@ _DEGRADED = Folded(
 # a sentence that counts partial outages with full ones ("full or partial system outage") leaves none out
 _FULL_OR_PARTIAL = Folded(r"\b(?:full|complete|total)\s+or\s+partial\b|\bpartial\s+or\s+(?:full|complete|total)\b")
 _PARTIAL = Folded(
-    r"\bpartial\w*|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
+    r"\bpartial\w*(?!\s+(?:minutes?|hours?|seconds?|intervals?|days?|months?|billing|periods?\s+of\s+less))|\b(?:individual|single|one\s+or\s+more|some\s+but\s+not\s+all)\s+(?:\w+\s+)?(?:gpus?|accelerators?|instances?|nodes?|servers?|links?|components?)\b"
     r"|\breduced\b|\bslow\w*",
 )
 _LEAVES_OUT = Folded(
     r"\b(?:does|do|shall|will)\s+not\s+(?:include|cover|count|constitute|amount\s+to|extend\s+to)\b"
     r"|\b(?:is|are)\s+not\s+(?:(?:counted|treated|regarded)\s+as\s+|considered\s+)?(?:downtime|unavailab\w*|an?\s+outage|outages|down)\b"
+    # "the following events shall in no circumstances be considered as an Unavailability Period: ..."
+    r"|\b(?:shall|will|do(?:es)?|are|is)\s+(?:not|never|in\s+no\s+(?:circumstances?|event|case))\s+(?:be\s+)?(?:considered|counted|treated|deemed|regarded)\s+(?:as\s+)?(?:an?\s+|the\s+)?(?:downtime|unavailab\w*|outages?)\b"
     r"|\bexclud(?:es?|ed|ing)\b|\bnot\s+count(?:ed)?\b|,\s+not\s+(?:downtime|an?\s+outage|unavailab\w*)\b",
 )
 # downtime counted only when most of the service is down: "an interruption that affects more than 50% of users"
@@ -96,7 +98,12 @@ _SHARE = Folded(
     r"(?:end\s+|active\s+|public\s+|signed-in\s+|paying\s+|unique\s+)?(?:users|customers|instances|nodes|servers|accounts|regions|requests|seats)\b"
     # the share as a condition: 'Our site is "unavailable" if more than 10% of public users are experiencing issues'
     r"|\b(?:if|when|whenever|once|where)\s+(?:more\s+than|at\s+least|over)\s+(?:half|\d{1,3}\s?%|\d{1,3}\s+percent)\s+of\s+(?:the\s+)?(?:[a-z-]+\s+)?"
-    r"(?:users|customers|instances|nodes|servers|accounts|regions|seats)\s+(?:are\s+|is\s+)?(?:experienc\w*|affected|impacted|unable|cannot|down)\b",
+    r"(?:users|customers|instances|nodes|servers|accounts|regions|seats)\s+(?:are\s+|is\s+)?(?:experienc\w*|affected|impacted|unable|cannot|down)\b"
+    # or when the whole of it is down: "during which the entire cluster is unavailable", "complete service unavailability",
+    # "100% packet loss to our network"
+    r"|\b(?:entire|whole|complete)\s+(?:[\w-]+\s+){0,3}?(?:cluster|service|platform|system|deployment|region|network)\s+(?:is\s+|being\s+|was\s+)?"
+    r"(?:unavailable|down|inaccessible|unreachable|offline)\b|\b(?:complete|total)\s+(?:service\s+|system\s+)?(?:unavailability|outage|loss\s+of\s+service)\b"
+    r"|\b100\s?%\s+packet\s+loss\b",
 )
 _CAUSED = Folded(r"\b(?:caused\s+by|due\s+to|because|b/c|resulting\s+from|attributable\s+to|arising\s+from)\b")
 # what ties downtime to the connectivity words that measure it: "Downtime means / occurs when / is any
@@ -108,7 +115,8 @@ _MEASURED_BY = Folded(
 )
 _MEASURES = Folded(
     r"\b(?:constitut\w*|count\w*|treated|deemed|regarded|considered|amounts?\s+to|means|results?\s+in|leads?\s+to)\b"
-    r"|\b(?:is|are)\s+(?:not\s+)?(?:in\s+)?(?:an?\s+|the\s+)?$",
+    r"|\b(?:is|are)\s+(?:not\s+)?(?:in\s+)?(?:an?\s+|the\s+)?$"
+    r"|^\s*\((?:the\s+|an?\s+)?[\x22“']?$",  # the words named as it: "... has no external accessibility (the “Downtime”)"
 )
 
 
@@ -165,7 +173,8 @@ def _leaves_out_degradation(item):
         if _DOWNTIME.search(sentence) and (_DEGRADED.search(sentence) or _PARTIAL.search(sentence)) and not _CAUSED.search(sentence):
             return match
     for match, sentence in per_sentence(_SHARE, item.text):
-        if _DOWNTIME.search(sentence) and not _EXCLUDED.search(sentence) and not _FULL_OR_PARTIAL.search(sentence):
+        # downtime named beside the share, not only inside it: "Complete outage to primary region" defines nothing
+        if _DOWNTIME.search(sentence.replace(match.group(0), " ")) and not _EXCLUDED.search(sentence) and not _FULL_OR_PARTIAL.search(sentence):
             return match  # "An Outage is an interruption that affects a majority of users": a partial outage is none
     return None
 

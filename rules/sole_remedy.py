@@ -107,14 +107,18 @@ _NEGATED = Folded(r"(?:\b(?:not|non|never)\b|n['’]t\b)(?:[^.;()]{0,30}|[^.;()]
 _PRESERVED = Folded(
     r"\bwithout\s+prejudice\s+to\s+(?!(?:clauses?|sections?|paragraphs?|schedules?|articles?)\s)|\b(?:does|do|shall|will)(?:\s+not|n['’]t)\s+(?:stop|prevent|preclude|limit|bar)\b|\bin\s+addition\s+to\s+(?:any|all|other)\b|\bnothing\s+in\s+(?:this|these|the)\b"
 )
+# the SLA itself named as the only remedy, its credits not named in the sentence: "This SLA states Customer's sole and
+# exclusive remedy for any failure by Provider to meet the SLO"
+_SLA_IS_THE_REMEDY = Folded(r"\b(?:this|the)\s+(?:[\w-]+\s+){0,2}?(?:sla|service\s+level\s+agreement)\b[^.;]{0,80}?\b(?:sole|exclusive|only)\b")
 CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?|compensatory|(?:availability|service[\s-]level|sla|uptime)\s+penalt(?:y|ies)|penalt(?:y|ies)\s+(?:of|for)\s+(?:un)?availability)\b")
 
 
 @check("clusterlint.rules.params:LearnedParams")
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not CREDIT.search(item.text):
-            continue  # no credits, no sole remedy in credits (and one cheap scan instead of many)
+        if item.kind == "recital" or not (CREDIT.search(item.text) or _SLA_IS_THE_REMEDY.search(item.text) and _only_credits(review)):
+            continue  # no credits, no sole remedy in credits (and one cheap scan instead of many); an SLA named as the only remedy
+            # is its credits when the contract grants credits and no way out (a termination right, a refund)
         for match, sentence, learned in candidates(_sole_remedy(), item.text, "CON006", params.learned, EXCLUSIVE_WORDS):
             before = item.text[max(0, match.start() - 40) : match.start()]
             if _NEGATED.search(before) or _PRESERVED.search(sentence):
@@ -122,6 +126,15 @@ def sole_remedy_credits(review, params):
             how = "" if learned is None else f", confirmed by the learned reading ({learned.describe()})"
             yield anchored(review, item, match, f"{item.label} makes service credits the {words(match)!r}{how}" + _CREDITS_ONLY, learned=learned)
             break
+
+
+_WAY_OUT = Folded(r"\bterminat\w*|\brefunds?\b")
+
+
+def _only_credits(review) -> bool:
+    """Whether the contract's remedies are credits alone: a clause grants credits and none a right to terminate or a refund."""
+    found = [item.text for item in texts(review.contract)]
+    return any(CREDIT.search(text) for text in found) and not any(_WAY_OUT.search(text) for text in found)
 
 
 _CREDITS_ONLY = ": a long outage earns a few percent of a month's fee and nothing more"

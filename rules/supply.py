@@ -35,7 +35,7 @@ _CAPACITY = Folded(
 _NOT_CAPACITY = Folded(
     r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|\bon(?<!depends\son)(?<!depending\son)(?<!dependent\son)[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
-    r"|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
+    r"|\bflex\s+(?:class|tier|capacity|jobs?)\b|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
 )
 
 
@@ -52,6 +52,10 @@ _NOT_BEFORE = Folded(r"\b(?:not|never|no\s+longer)\s+(?:be\s+|been\s+|(?:make|re
 # warehouse" (capacity said not to depend on stock)
 _FIRM = Folded(r"\b(?:stock|lead\s+times?|supply|supplies|inventory)\s+(?:is|are|will\s+be|remains?)\s+(?:\w+\s+)?(?:fixed|firm|guaranteed|secured|held|locked\s+in)\b")
 _CONDITIONAL = Folded(r"\b(?:if|once|when|until|unless|subject|depend\w*|contingent|provided|pending|after)\b")
+# the clause says the capacity itself is guaranteed once bought: "Slots are subject to capacity availability. ... once your
+# commitment purchase is successful, your capacity is guaranteed" (what depends on supply is the purchase, not the capacity)
+_GUARANTEED = Folded(r"\b(?:capacity|gpus?|accelerators?|nodes?|instances?|slots?|reservations?)\s+(?:is|are|will\s+be|remains?)\s+(?:fully\s+)?guaranteed\b")
+_BACK = Folded(r"\W{0,3}(?:this|that|it|they|these|those|such\s+\w+)\s+(?:is|are|will|may|remains?|stays?)\b")  # a sentence about the one before
 _RECEIVES = Folded(r"\b(?:shall|will|must|['’]ll)\s+(?:\w+\s+)?(?:receive|have|get|obtain|access|be\s+(?:given|granted|provided|allocated|offered))\b")
 _COUNTED_AS = Folded(r"\b(?:count\w*|treat\w*|consider\w*|regard\w*|deem\w*|mark\w*|report\w*|show\w*)\s+(?:(?!(?:is|are|was|were)\b)\w+\s+)?$")  # not a noun: "the final count is whatever ..."
 
@@ -75,10 +79,12 @@ def subject_to_availability(review, params):
             if quoted(item.text, match):
                 continue  # the words named, not used: "no more 'subject to availability' language on them"
             span = sentence_span(item.text, match.start())
-            if _NOT_CAPACITY.search(sentence) or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, sentence_span(item.text, max(0, span[0] - 1))[0], span[0])):
+            previous = sentence_span(item.text, max(0, span[0] - 1))[0], span[0]  # the sentence before: "... spot instances. This is subject to ..."
+            if _NOT_CAPACITY.search(sentence) or _BACK.match(sentence) and _NOT_CAPACITY.search(item.text, *previous) \
+                    or not (_CAPACITY.search(sentence) or _CAPACITY.search(item.text, *previous)):
                 continue  # "as is and as available" warranty boilerplate, documentation, spot/on-demand: not reserved capacity
                 # (the capacity may be named in the sentence before: "... approved the 48 nodes. The last 16 are contingent on ...")
-            if _BEYOND_RESERVED.search(sentence):
+            if _BEYOND_RESERVED.search(sentence) or _GUARANTEED.search(item.text):
                 continue  # capacity on top of the reservation it names may fairly depend on availability
             before = span[0], match.start()
             if _EXTRA_CAPACITY.search(item.text, *before):

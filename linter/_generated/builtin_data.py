@@ -396,6 +396,9 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                 'allocation',
                                                                 'self[- ]supply',
                                                                 'subject to prior sale',
+                                                                '(?:sold|allocated|assigned|provided|offered) '
+                                                                '(?:on|in) (?:an? )?first[- ]come,? first[- '
+                                                                ']serve[ds]? (?:basis|order)',
                                                                 "(?:as|when|once|if|until|where) (?:[a-z0-9'’-]+ "
                                                                 '){0,3}?(?:are|is|get|gets|become|becomes) freed',
                                                                 '(?:subject (?:always |only )?to|subordinated '
@@ -496,15 +499,18 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'rack space, power, spare parts) made to depend on supply: "subject to '
                                                 'availability", "as capacity allows", "stock permitting", "depends on '
                                                 'our OEM allocation", "to the extent that stock is available", "as '
-                                                'inventory allows"; the capacity may be named in the sentence before. '
-                                                'The finding points at the condition and names the party and modal '
-                                                'read. Does not fire on capacity beyond a reservation ("burst capacity '
-                                                'beyond the Reserved Capacity is subject to availability"), capacity '
-                                                'nobody reserves (spot, on-demand, a trial), money ("subject to the '
-                                                'availability of funding"), warranty boilerplate ("as is and as '
-                                                'available"), readiness ("available for inspection"), the customer\'s '
-                                                'own duties, capacity said not to depend on stock, or the phrase '
-                                                'quoted rather than used.',
+                                                'inventory allows", "sold on a first come, first served basis"; the '
+                                                'capacity may be named in the sentence before. The finding points at '
+                                                'the condition and names the party and modal read. Does not fire on '
+                                                'capacity beyond a reservation ("burst capacity beyond the Reserved '
+                                                'Capacity is subject to availability"), capacity nobody reserves '
+                                                '(spot, on-demand, a trial, a Flex class, also when named in the '
+                                                'sentence before: "... spot instances. This is subject to capacity '
+                                                'availability"), capacity the clause says is guaranteed once bought, '
+                                                'money ("subject to the availability of funding"), warranty '
+                                                'boilerplate ("as is and as available"), readiness ("available for '
+                                                'inspection"), the customer\'s own duties, capacity said not to depend '
+                                                'on stock, or the phrase quoted rather than used.',
                                          'fix': 'Reserve the accelerators by count and date; leave "subject to '
                                                 'availability" for capacity beyond that.',
                                          'sources': ["ML Engineering, 'How to choose a cloud provider': "
@@ -537,11 +543,14 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'Customer has no remedy", credits "in lieu of any other remedy", "the '
                                             'entire liability", "full compensation", "shall not claim other '
                                             'indemnities than the credits", "will provide the remedies outlined in the '
-                                            'SLA and will not be responsible for any other remedies". The finding '
-                                            'points at the exclusive-remedy words. Does not fire where credits are '
-                                            '"not the sole remedy", "without prejudice to" other rights, or "in '
-                                            'addition to" them, where "nothing in this SLA" makes them exclusive, or '
-                                            'in a clause that never speaks of credits.',
+                                            'SLA and will not be responsible for any other remedies", "That is the '
+                                            'full limit of our liability", and "This SLA states Customer\'s sole and '
+                                            'exclusive remedy" where the contract grants credits and no termination '
+                                            'right or refund. The finding points at the exclusive-remedy words. Does '
+                                            'not fire where credits are "not the sole remedy", "without prejudice to" '
+                                            'other rights, or "in addition to" them, where "nothing in this SLA" makes '
+                                            'them exclusive, in a clause that never speaks of credits, or on an SLA '
+                                            'named as the remedy beside a right to terminate for repeated failures.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "
@@ -576,18 +585,24 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'instance cannot be reached over the network", "Uptime is the '
                                                    'percentage of successful requests", "the API returns server errors '
                                                    'to all requests", "a status code lower than 500 was not '
-                                                   'successfully returned"), when it leaves degradation or partial '
-                                                   'outages out ("Downtime does not include degraded performance or '
-                                                   'partial unavailability"), or when it counts only outages that hit '
-                                                   'a share of users ("an interruption that affects more than 50% of '
-                                                   'users", "unavailable if more than 10% of users are experiencing '
-                                                   'issues"). The finding points at those words. Does not fire where '
-                                                   'the clause also counts degraded accelerators, fabric or failed '
-                                                   'health checks as down, on an exclusion for a cause ("Downtime does '
-                                                   "not include scheduled maintenance or problems with Customer's "
-                                                   'Internet connection") or of a defined term ("excluding any '
-                                                   'Excluded Minutes"), or on a severity level that counts "full or '
-                                                   'partial outage".',
+                                                   'successfully returned", "Total Transaction Attempts less Failed '
+                                                   'Transactions"), when it leaves degradation or partial outages out '
+                                                   '("Downtime does not include degraded performance or partial '
+                                                   'unavailability", "the following shall in no circumstances be '
+                                                   'considered an Unavailability Period: ... Performance '
+                                                   'degradation"), or when it counts only outages that hit a share of '
+                                                   'users or the whole service ("an interruption that affects more '
+                                                   'than 50% of users", "unavailable if more than 10% of users are '
+                                                   'experiencing issues", "during which the entire cluster is '
+                                                   'unavailable", "100% packet loss"). The finding points at those '
+                                                   'words. Does not fire where the clause also counts degraded '
+                                                   'accelerators, fabric or failed health checks as down, on an '
+                                                   'exclusion for a cause ("Downtime does not include scheduled '
+                                                   'maintenance or problems with Customer\'s Internet connection") or '
+                                                   'of a defined term ("excluding any Excluded Minutes"), on partial '
+                                                   'minutes left out of the count, on a severity level that counts '
+                                                   '"full or partial outage", or on an outage named with no downtime '
+                                                   'defined ("Complete outage to primary region").',
                                             'fix': 'Define downtime from accelerator health, e.g. "healthy '
                                                    'accelerator-hours / contracted accelerator-hours", with fabric '
                                                    'bandwidth below the committed figure counted as down.',
@@ -4248,6 +4263,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:make|makes|making)[\\s*_]+the[\\s*_]+best[\\s*_]+of[\\s*_]+(?:its|their|our)[\\s*_]+efforts?': True,
  '(?:make|makes|making|made|put|puts|putting|realis(?:e|es|ing)|realiz(?:e|es|ing)|deploy(?:s|ing)?|employ(?:s|ing)?|exert(?:s|ing)?)[\\s*_]+(?:an?|its|their|our|all|any)[\\s*_]+(?:[a-z-]+[\\s*_]+)?efforts?': True,
  '(?:seek(?:s|ing)?|hop(?:es?|ing)|intend(?:s|ing)?|expect(?:s|ing)?)(?:,[^,.;]{0,40},)?[\\s*_]+to': True,
+ '(?:sold|allocated|assigned|provided|offered)[\\s*_]+(?:on|in)[\\s*_]+(?:an?[\\s*_]+)?first[- ]come,?[\\s*_]+first[- ]serve[ds]?[\\s*_]+(?:basis|order)': True,
  '(?:so|as)[\\s*_]+far[\\s*_]+as[\\s*_]+(?:is[\\s*_]+)?reasonably[\\s*_]+(?:practicable|possible)': True,
  '(?:so|as|in[\\s*_]+so)[\\s*_]+far[\\s*_]+as[\\s*_]+(?:it|they|we|the[\\s*_]+[a-z]+)[\\s*_]+reasonably[\\s*_]+can': True,
  '(?:striv|aspir)(?:e|es|ing)(?:[\\s*_]+in[\\s*_]+good[\\s*_]+faith)?[\\s*_]+(?:to|for)': True,

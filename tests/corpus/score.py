@@ -9,8 +9,8 @@ are synthetic: every sentence was written for this project. The real splits are 
 agreements (real/, one labels file beside each document; real/SPLIT.md says how the whole documents were split
 before any tuning): `real-dev` (tuned on; it holds the first real blind split, blind until round four, whose misses were read in round
 four, the third, blind until round five, whose misses were read in round five, the fifth, blind until round seven, whose
-misses were read in round seven, and the seventh, blind until round nine, whose misses were read in round nine), `real-blind-2`,
-`real-blind-4`, `real-blind-6` and `real-blind-9` (never tuned on; real-blind-8 was retired the round it was fixed). Real and synthetic figures are printed
+misses were read in round seven, and the sixth, seventh and eighth, retired in round nine with their misses read), `real-blind-2`,
+`real-blind-4` and `real-blind-9` (never tuned on; real-blind-6 and real-blind-8 were retired in round nine). Real and synthetic figures are printed
 apart; the real blind splits are the headline. Each clause is reviewed
 alone, as the only clause of a contract with its file's `parties`, by the real rule with its default
 params (a `pdf: true` clause is first read through the PDF segmenter, as raw page lines). Also prints
@@ -61,13 +61,14 @@ REAL = {
         # the eighth real blind split: its totals seen in round nine, then retired into development (real/SPLIT.md)
         "railway-support-business-class-slo", "basecamp-big-sla", "govuk-pay-get-support",
         # round nine's second pool: the development documents fixed by the slug hash beside real-blind-9 (real/SPLIT.md)
-        "sourcegraph-support-prioritization", "govuk-notify-delivery-times")),
+        "sourcegraph-support-prioritization", "govuk-notify-delivery-times",
+        # the sixth real blind split: blind until round nine, when a rule change raised a false finding on it, seen in its totals;
+        # retired into development and its miss read (real/SPLIT.md)
+        "gitlab-dedicated-slas", "github-marketplace-terms-of-service")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    # chosen in round seven by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
-    "real-blind-6": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("gitlab-dedicated-slas", "github-marketplace-terms-of-service")),
     # chosen in round nine (second pool) by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-9": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
         "egi-getting-started-resource-allocation", "apache-infra-response-time", "govuk-notify-terms-of-use")),
