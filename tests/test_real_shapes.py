@@ -108,6 +108,10 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "clause 1.1 leaves degraded hardware and partial outages out of downtime ('shall in no circumstances be considered as an Unavailability')" + DOWNTIME),
     ("Servers are sold on a first come, first served basis.", "CON005", 17,
      "clause 1.1 is an unattributed description that makes capacity 'sold on a first come, first served basis'" + SUPPLY),
+    # round nine (real-blind-9, retired into development): a response time given only as a goal, as a list item's label
+    ("- **Goal**: 4 hours to restore a failed node. Weekends count against this goal.", "CON001", 9,
+     "clause 1.1 is an unattributed description that promises only 'Goal': it has a number with a unit but no date and no remedy "
+     "for the customer; an effort promise cannot be enforced"),
     # round nine: a question promises nothing, the answer after it still does
     ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),

@@ -180,6 +180,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
                                                                  '(?:is|will be) to',
                                                                  'targets?(?= \\d| an? )',
+                                                                 '(?:goal|objective)(?=s?\\W{0,3}:\\W{0,3}\\d)',
                                                                  'target '
                                                                  '(?:availability|uptime|delivery|date|response|resolution|completion|service)',
                                                                  'targeted',
@@ -199,29 +200,29 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'deliver: a late or missing cluster breaches nothing. Fires on the '
                                                  'vendor\'s promise qualified only by effort words ("reasonable '
                                                  'efforts", "best endeavours", "strives to", "aims to", "on a '
-                                                 'best-effort basis", "target date"), and on effort words no party is '
-                                                 'named for in the vendor\'s paper ("Support is provided on a '
-                                                 'best-effort basis"). The finding points at the effort words and '
-                                                 'names the party and the modal it read ("Provider" + "will"). Does '
-                                                 'not fire on the customer\'s duty ("Customer will use reasonable '
-                                                 'efforts to prevent unauthorized use"), a mutual one, a prohibition '
-                                                 '("You may not attempt to ...", "register, or attempt to register", '
-                                                 '"decompile, or otherwise attempt to derive"), an item whose party is '
-                                                 'in a lead-in the clause does not hold ("(c) uses commercially '
-                                                 'reasonable efforts to ..." after "Partner shall ensure:"), the '
-                                                 'purpose of a programme ("the Matching Fund aims to encourage the '
-                                                 'community"), what the vendor is always doing now ("We\'re always '
-                                                 'trying to improve our products"), a permission ("Provider may make '
-                                                 'commercially reasonable updates"), a condition ("If the Supplier '
-                                                 'fails, despite using reasonable endeavours, ..."), a noun or '
-                                                 'adjective ("any attempt to assign is void", "commercially reasonable '
-                                                 'safeguards"), a class of service ("best-effort queue jobs"), a '
-                                                 'defined term ("Target Uptime"), a definition or recital, or a firm '
-                                                 'measurable duty ("respond within one business day"). A clause that '
-                                                 'states a date or a figure and a remedy for the customer (a credit, a '
-                                                 'refund, a right to terminate) is not flagged: there the effort words '
-                                                 'add to a promise that can be enforced. Applies to every kind of '
-                                                 'paper.',
+                                                 'best-effort basis", "target date", a response time given as a '
+                                                 '"Goal:"), and on effort words no party is named for in the vendor\'s '
+                                                 'paper ("Support is provided on a best-effort basis"). The finding '
+                                                 'points at the effort words and names the party and the modal it read '
+                                                 '("Provider" + "will"). Does not fire on the customer\'s duty '
+                                                 '("Customer will use reasonable efforts to prevent unauthorized '
+                                                 'use"), a mutual one, a prohibition ("You may not attempt to ...", '
+                                                 '"register, or attempt to register", "decompile, or otherwise attempt '
+                                                 'to derive"), an item whose party is in a lead-in the clause does not '
+                                                 'hold ("(c) uses commercially reasonable efforts to ..." after '
+                                                 '"Partner shall ensure:"), the purpose of a programme ("the Matching '
+                                                 'Fund aims to encourage the community"), what the vendor is always '
+                                                 'doing now ("We\'re always trying to improve our products"), a '
+                                                 'permission ("Provider may make commercially reasonable updates"), a '
+                                                 'condition ("If the Supplier fails, despite using reasonable '
+                                                 'endeavours, ..."), a noun or adjective ("any attempt to assign is '
+                                                 'void", "commercially reasonable safeguards"), a class of service '
+                                                 '("best-effort queue jobs"), a defined term ("Target Uptime"), a '
+                                                 'definition or recital, or a firm measurable duty ("respond within '
+                                                 'one business day"). A clause that states a date or a figure and a '
+                                                 'remedy for the customer (a credit, a refund, a right to terminate) '
+                                                 'is not flagged: there the effort words add to a promise that can be '
+                                                 'enforced. Applies to every kind of paper.',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -4253,6 +4254,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:diligent|good(?:[\\s*_]+|-)faith)[\\s*_]+(?:efforts?|endeavou?rs?|attempts?)': True,
  '(?:do|does|doing|try|tries|trying)[\\s*_]+(?:its|our|their|the)[\\s*_]+(?:very[\\s*_]+|level[\\s*_]+)?(?:best|utmost|hardest|possible|maximum)': True,
  '(?:everything|whatever|all[\\s*_]+that[\\s*_]+is)[\\s*_]+reasonably[\\s*_]+(?:possible|practicable|achievable)': True,
+ '(?:goal|objective)(?=s?\\W{0,3}:\\W{0,3}\\d)': True,
  '(?:if|when)-available': True,
  "(?:if|when|once|while|as[\\s*_]+long[\\s*_]+as|so[\\s*_]+long[\\s*_]+as|provided(?:[\\s*_]+that)?|to[\\s*_]+the[\\s*_]+extent(?:[\\s*_]+that)?|insofar[\\s*_]+as)[\\s*_]+(?:[a-z'’-]+[\\s*_]+){1,4}?(?:has|have|holds?|obtains?)[\\s*_]+(?:spare[\\s*_]+|sufficient[\\s*_]+|enough[\\s*_]+|adequate[\\s*_]+|free[\\s*_]+|the[\\s*_]+necessary[\\s*_]+)?(?:capacity|stock|inventory|hardware|gpus|supply|nodes|servers)": True,
  '(?:if|when|once|while|provided(?:[\\s*_]+that)?|as[\\s*_]+long[\\s*_]+as|so[\\s*_]+long[\\s*_]+as|to[\\s*_]+the[\\s*_]+extent(?:[\\s*_]+that)?)[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:[a-z-]+[\\s*_]+)?(?:gpus|nodes|servers|hardware|equipment|accelerators|parts)[\\s*_]+(?:is|are|remains?)[\\s*_]+(?:in[\\s*_]+stock|on[\\s*_]+hand)': True,
