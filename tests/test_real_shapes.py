@@ -162,6 +162,7 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "It's specifically targeted at research groups that train their own models.",
     "We do our best to deserve that trust by being open about how we run the cluster.",
     "What was the customer attempting to do when the job failed?",
+    "Do not try to change the settings the provisioning system controls, such as:",
     # round nine: partial minutes are rounding, not a partial outage; an outage named and nothing defined; capacity that is spot or
     # Flex in the sentence before or the same one; capacity guaranteed once bought
     "Downtime does not include partial minutes of unavailability or scheduled maintenance.",

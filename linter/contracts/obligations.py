@@ -46,7 +46,7 @@ CUSTOMER_WORDS = ("customer", "client", "licensee", "buyer", "purchaser", "lesse
 _BOTH = Folded(r"\b(?:either|each|both|neither)\s+(?:of\s+the\s+)?(?:contracting\s+)?part(?:y|ies)\b|\bboth\s+(?:sides|teams)\b|\bthe\s+parties\b")
 
 _MODAL = Folded(
-    r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?attempt|"
+    r"\b(?P<neg>shall\s+not|will\s+not|must\s+not|may\s+not|can\s*not|cannot|won['’]t|shan['’]t|mustn['’]t|(?:do(?:es)?\s+)?not,?\s+(?:to\s+)?(?:attempt|try)|don['’]t\s+(?:attempt|try)|"
     r"agrees?\s+not\s+to|undertakes?\s+not\s+to|(?:is|are)\s+(?:not\s+permitted|prohibited)\s+(?:to|from))\b"
     r"|\b(?P<must>shall|will|['’]ll|must|agrees?\s+(?:to|that)|undertakes?\s+to|commits?\s+to|(?:engages?|obliges?|binds?)\s+itself\s+to|(?:is|are)\s+required\s+to|guarantees?)\b"
     r"|\b(?P<may>may|can|(?:is|are)\s+entitled\s+to|ha(?:s|ve)\s+the\s+right\s+to)\b"

@@ -66,12 +66,16 @@ REAL = {
         # retired into development and its miss read (real/SPLIT.md)
         "gitlab-dedicated-slas", "github-marketplace-terms-of-service",
         # the ninth real blind split: scored once at the end of round nine's first part, then retired and its misses read
-        "egi-getting-started-resource-allocation", "apache-infra-response-time", "govuk-notify-terms-of-use")),
+        "egi-getting-started-resource-allocation", "apache-infra-response-time", "govuk-notify-terms-of-use",
+        # round nine's third pool: the development documents fixed by the slug hash beside real-blind-10 (real/SPLIT.md)
+        "dxw-service-level-agreement", "readthedocs-site-support", "apache-infra-vm-for-project")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-10": (),  # fixed in round nine from a third pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (third pool) by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-10": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
+        "dxw-container-hosting-terms", "sourcegraph-managed-instance-slas", "logingov-production-deployment")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
