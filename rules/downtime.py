@@ -16,6 +16,8 @@ from clusterlint.rules.sole_remedy import CREDIT
 
 
 _DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b")
+# an uptime promised as a share of time: "accessible over the internet 100% of the time"
+_UPTIME_FIGURE = Folded(r"\b\d{1,3}(?:\.\d+)?\s?%\s+of\s+the\s+time\b")
 _CONNECTIVITY_WORDS = (
     r"(?=[^\W_])(?:"  # every alternative starts with a letter or digit: a run of spaces or punctuation is passed in one step
     r"\b(?:(?:external|network|internet)\s+)?connectivity\b|\bconnect(?:ion)?s?\b|\bdisconnect\w*|\breachab\w*|\bunreachable\b|\b(?:in)?accessib\w*|\b(?:can|could|be)\s+(?:be\s+)?reached\b"
@@ -142,6 +144,9 @@ def _measures_downtime(text: str, match: re.Match) -> bool:
         if not _SENTENCE_END.search(text, mention.end(), match.start()) and (
                 _MEASURED_BY.search(text, mention.end(), match.start()) or _DEFINING.search(text, max(0, mention.start() - 60), mention.start())):
             return True  # "Downtime means ...", "It will be understood by interruption ... the impossibility of accessing"
+    figure = _UPTIME_FIGURE.search(text, match.end(), match.end() + 60)
+    if figure is not None and not _SENTENCE_END.search(text, match.end(), figure.start()):
+        return True  # the uptime promised is the connectivity: "accessible over the internet 100% of the time"
     after = _DOWNTIME.search(text, match.end(), match.end() + 120)
     if after is None or _SENTENCE_END.search(text, match.end(), after.start()):
         return False
@@ -186,13 +191,14 @@ def narrow_downtime_definition(review, params):
         if item.kind == "recital" or not (params.learned is not None or connected and _connectivity().search(item.text) or _LEAVES_OUT.search(item.text)
                                           or _SHARE.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
-        if not (_DOWNTIME.search(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if not (_DOWNTIME.search(item.text) or _UPTIME_FIGURE.search(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
         for match in _connectivity().finditer(item.text) if connected else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
-            if degraded or not (_DOWNTIME.search(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
+            if degraded or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence)) and not _excluded(item.text, match.start())
+                                and _measures_downtime(item.text, match)
                                 or _credit_trigger(item.text, match)):
                 continue
             found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"

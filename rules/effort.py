@@ -75,8 +75,10 @@ def reasonable_effort_clause(review, params):
                 # item whose party is in a lead-in the clause does not hold, an attempt listed with its act
             use = is_noun_or_predicate(item.text, match.start())
             first = match.group(0).split()[0].lower()
-            if use == "a condition" and not _ACTION_WORD.match(first) and not first.startswith(("striv", "endeav", "best")) and not first.endswith("ing"):
-                continue  # "(i) is commercially reasonable;" (but "is striving to", "is hoping to" are verbs)
+            if use == "a condition" and not _ACTION_WORD.match(first) and not first.startswith(("striv", "endeav", "best")) \
+                    and not first.endswith("ing") and first != "as":
+                continue  # "(i) is commercially reasonable;" (but "is striving to", "is hoping to" are verbs, and "is as reliable
+                # as is reasonably practical" qualifies the work)
             reading = read_at(item.text, match.start(), who)
             if _binds_nobody(item.text, match, use, reading) or _asked_of_customer(item.text, match, who):
                 continue

@@ -191,6 +191,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  'work(?:s|ing)? hard to',
                                                                  '(?:so|as) far as (?:is )?reasonably '
                                                                  '(?:practicable|possible)',
+                                                                 'as '
+                                                                 '(?!soon\\b|quickly\\b|promptly\\b|early\\b)[a-z]+(?: '
+                                                                 'and [a-z]+)? as (?:is )?reasonably '
+                                                                 '(?:practical|practicable|possible|achievable)',
                                                                  '(?:everything|whatever|all that is) reasonably '
                                                                  '(?:possible|practicable|achievable)']},
                                           'needs': ['Contract'],
@@ -201,28 +205,29 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'vendor\'s promise qualified only by effort words ("reasonable '
                                                  'efforts", "best endeavours", "strives to", "aims to", "on a '
                                                  'best-effort basis", "target date", a response time given as a '
-                                                 '"Goal:"), and on effort words no party is named for in the vendor\'s '
-                                                 'paper ("Support is provided on a best-effort basis"). The finding '
-                                                 'points at the effort words and names the party and the modal it read '
-                                                 '("Provider" + "will"). Does not fire on the customer\'s duty '
-                                                 '("Customer will use reasonable efforts to prevent unauthorized '
-                                                 'use"), a mutual one, a prohibition ("You may not attempt to ...", '
-                                                 '"register, or attempt to register", "decompile, or otherwise attempt '
-                                                 'to derive"), an item whose party is in a lead-in the clause does not '
-                                                 'hold ("(c) uses commercially reasonable efforts to ..." after '
-                                                 '"Partner shall ensure:"), the purpose of a programme ("the Matching '
-                                                 'Fund aims to encourage the community"), what the vendor is always '
-                                                 'doing now ("We\'re always trying to improve our products"), a '
-                                                 'permission ("Provider may make commercially reasonable updates"), a '
-                                                 'condition ("If the Supplier fails, despite using reasonable '
-                                                 'endeavours, ..."), a noun or adjective ("any attempt to assign is '
-                                                 'void", "commercially reasonable safeguards"), a class of service '
-                                                 '("best-effort queue jobs"), a defined term ("Target Uptime"), a '
-                                                 'definition or recital, or a firm measurable duty ("respond within '
-                                                 'one business day"). A clause that states a date or a figure and a '
-                                                 'remedy for the customer (a credit, a refund, a right to terminate) '
-                                                 'is not flagged: there the effort words add to a promise that can be '
-                                                 'enforced. Applies to every kind of paper.',
+                                                 '"Goal:", work "as reliable as is reasonably practical"), and on '
+                                                 'effort words no party is named for in the vendor\'s paper ("Support '
+                                                 'is provided on a best-effort basis"). The finding points at the '
+                                                 'effort words and names the party and the modal it read ("Provider" + '
+                                                 '"will"). Does not fire on the customer\'s duty ("Customer will use '
+                                                 'reasonable efforts to prevent unauthorized use"), a mutual one, a '
+                                                 'prohibition ("You may not attempt to ...", "register, or attempt to '
+                                                 'register", "decompile, or otherwise attempt to derive"), an item '
+                                                 'whose party is in a lead-in the clause does not hold ("(c) uses '
+                                                 'commercially reasonable efforts to ..." after "Partner shall '
+                                                 'ensure:"), the purpose of a programme ("the Matching Fund aims to '
+                                                 'encourage the community"), what the vendor is always doing now '
+                                                 '("We\'re always trying to improve our products"), a permission '
+                                                 '("Provider may make commercially reasonable updates"), a condition '
+                                                 '("If the Supplier fails, despite using reasonable endeavours, ..."), '
+                                                 'a noun or adjective ("any attempt to assign is void", "commercially '
+                                                 'reasonable safeguards"), a class of service ("best-effort queue '
+                                                 'jobs"), a defined term ("Target Uptime"), a definition or recital, '
+                                                 'or a firm measurable duty ("respond within one business day"). A '
+                                                 'clause that states a date or a figure and a remedy for the customer '
+                                                 '(a credit, a refund, a right to terminate) is not flagged: there the '
+                                                 'effort words add to a promise that can be enforced. Applies to every '
+                                                 'kind of paper.',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -587,7 +592,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'percentage of successful requests", "the API returns server errors '
                                                    'to all requests", "a status code lower than 500 was not '
                                                    'successfully returned", "Total Transaction Attempts less Failed '
-                                                   'Transactions"), when it leaves degradation or partial outages out '
+                                                   'Transactions", a site "accessible over the internet 100% of the '
+                                                   'time"), when it leaves degradation or partial outages out '
                                                    '("Downtime does not include degraded performance or partial '
                                                    'unavailability", "the following shall in no circumstances be '
                                                    'considered an Unavailability Period: ... Performance '
@@ -4277,6 +4283,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:with)?in[\\s*_]+(?:the[\\s*_]+)?limits?[\\s*_]+of[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:available|existing)[\\s*_]+(?:capacity|resources|stocks?|inventor(?:y|ies)|suppl(?:y|ies))': True,
  'aim(?:s|ing)?[\\s*_]+(?:to|for)': True,
  'as[- ]available': True,
+ 'as[\\s*_]+(?!soon\\b|quickly\\b|promptly\\b|early\\b)[a-z]+(?:[\\s*_]+and[\\s*_]+[a-z]+)?[\\s*_]+as[\\s*_]+(?:is[\\s*_]+)?reasonably[\\s*_]+(?:practical|practicable|possible|achievable)': True,
  "as[\\s*_]+(?:[a-z''’-]+[\\s*_]+){0,2}?(?:held|kept|carried)[\\s*_]+in[\\s*_]+(?:stock|inventory)": True,
  "as[\\s*_]+soon[\\s*_]+as[\\s*_]+(?:[a-z0-9''’-]+[\\s*_]+){0,6}?becomes?[\\s*_]+available": True,
  'availability[\\s*_]+(?:is[\\s*_]+)?to[\\s*_]+be[\\s*_]+confirmed': True,
