@@ -16,6 +16,10 @@ from clusterlint.rules.sole_remedy import CREDIT
 
 
 _DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b")
+# the customer's own connection, a condition on its side, not the measure: "..., if there is an Internet connection",
+# "with your internet connection", "the Customer's network access"
+_CUSTOMER_SIDE = Folded(r"(?:\b(?:if|when|where|whenever|provided|as\s+long\s+as|with)\s+(?:there\s+is\s+)?(?:an?|a\s+(?:working|stable|functioning))\s+"
+                        r"|\b(?:customer['’]s|your|their|its\s+own|user['’]s|users['’])\s+(?:own\s+)?)(?:internet\s+|network\s+)?$")
 # an uptime promised as a share of time: "accessible over the internet 100% of the time"
 _UPTIME_FIGURE = Folded(r"\b\d{1,3}(?:\.\d+)?\s?%\s+of\s+the\s+time\b")
 _CONNECTIVITY_WORDS = (
@@ -197,7 +201,8 @@ def narrow_downtime_definition(review, params):
         for match in _connectivity().finditer(item.text) if connected else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
-            if degraded or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence)) and not _excluded(item.text, match.start())
+            if degraded or _CUSTOMER_SIDE.search(item.text, max(0, match.start() - 40), match.start()) \
+                    or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence)) and not _excluded(item.text, match.start())
                                 and _measures_downtime(item.text, match)
                                 or _credit_trigger(item.text, match)):
                 continue

@@ -606,7 +606,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'accelerators, fabric or failed health checks as down, on an '
                                                    'exclusion for a cause ("Downtime does not include scheduled '
                                                    'maintenance or problems with Customer\'s Internet connection") or '
-                                                   'of a defined term ("excluding any Excluded Minutes"), on partial '
+                                                   'of a defined term ("excluding any Excluded Minutes"), on the '
+                                                   "customer's own Internet connection as a condition, on partial "
                                                    'minutes left out of the count, on a severity level that counts '
                                                    '"full or partial outage", or on an outage named with no downtime '
                                                    'defined ("Complete outage to primary region").',

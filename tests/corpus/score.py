@@ -70,7 +70,9 @@ REAL = {
         # round nine's third pool: the development documents fixed by the slug hash beside real-blind-10 (real/SPLIT.md)
         "dxw-service-level-agreement", "readthedocs-site-support", "apache-infra-vm-for-project",
         # the tenth real blind split: scored once in round nine, then retired and its misses read (real/SPLIT.md)
-        "dxw-container-hosting-terms", "sourcegraph-managed-instance-slas", "logingov-production-deployment")),
+        "dxw-container-hosting-terms", "sourcegraph-managed-instance-slas", "logingov-production-deployment",
+        # round nine's fourth pool: the development document fixed by the slug hash beside real-blind-11 (real/SPLIT.md)
+        "vkcloud-cloud-servers-agreement")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
