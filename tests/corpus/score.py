@@ -77,7 +77,8 @@ REAL = {
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-11": (),  # fixed in round nine from a fourth pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (fourth pool) by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-11": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("axiom-sla", "meltano-cloud-sla", "noaa-rdhpcs-policies")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
