@@ -39,7 +39,9 @@ _CONNECTIVITY_WORDS = (
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?)\b|\b(?:error|success)\s+codes?\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
+    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?|calls?|operations?|queries|probes?|pings?)\b|\b(?:error|success)\s+codes?\b"
+    # scheduled operations that did not start as the measure: "Downtime: Calculated as Missed Ticks / Monthly Ticks"
+    r"|\bmissed\s+(?:[\w-]+\s+)?(?:ticks?|runs?|executions?|heartbeats?|checks?|probes?|pings?|polls?)\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
     r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b"
     # the answer's status as the measure: "a status code lower than 500 was not successfully returned"
     r"|\b(?:https?\s+)?status\s+codes?\b[^.;]{0,60}?\b(?:not\s+)?successfully\s+(?:returned|served|answered)\b)"
@@ -58,7 +60,7 @@ _CONNECTIVITY_ANCHORS = (
     "connect", "reach", "access", "cannot", "can not", "can't", "can’t", "could", "unable", "not able", "fail", "network", "internet",
     "packet", "traffic", "neither", "contact", "http", "fib", "request", "ping", "probe", "respon", "answer", "repl", "impossib",
     "log in", "login", "session", "uplink", "transit", "heartbeat", "time out", "times out", "timed out", "timing out", "timeout",
-    "error", "call", "transaction", "ssh", "status", "success",
+    "error", "call", "transaction", "ssh", "status", "success", "missed", "operation", "quer",
 )
 
 

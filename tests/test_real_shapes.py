@@ -118,6 +118,9 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "clause 1.1 counts downtime only as loss of connectivity ('reachable')" + DOWNTIME),
     ("Provider will deliver nodes that are as stable and fast as is reasonably practical.", "CON001", 42,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'as stable and fast as is reasonably practical\'' + EFFORT),
+    # round nine (real-blind-11, retired into development): downtime as a ratio of missed scheduled operations
+    ("Downtime: calculated as Missed Checks / Scheduled Checks during a calendar month.", "CON007", 29,
+     "clause 1.1 counts downtime only as loss of connectivity ('Missed Checks')" + DOWNTIME),
     # round nine: a question promises nothing, the answer after it still does
     ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),
