@@ -36,8 +36,9 @@ EFFORT_WORDS = Folded(
 )
 _GOAL = Folded(r"goal|objective")
 # what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
-# (or what the vendor's conduct is for: "We do our best to deserve that trust")
-_PURPOSE = Folded(r"\s+(?:to\s+)?(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness|deserv|earn\w*\s+(?:\w+\s+)?trust)")
+# (or what the vendor's conduct is for: "We do our best to deserve that trust", "endeavors to ensure you are successful")
+_PURPOSE = Folded(r"\s+(?:to\s+)?(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness|deserv|earn\w*\s+(?:\w+\s+)?trust"
+                   r"|ensure\s+(?:that\s+)?(?:you|customers?|users?|our\s+customers)\s+(?:are|is|will\s+be|become)\s+successful|help\s+(?:you|customers?|users?)\s+succeed)")
 # "targeted at" an audience, not a date: "It's specifically targeted at cloud solutions" (but "targeted at the end of March")
 _AUDIENCE = Folded(r"\s+at\s+(?!(?:the\s+)?(?:end|start|beginning|middle|close)\b|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|q[1-4]\b)")
 # what the vendor is always doing, no promise about a result: "We're always trying to improve our Services, so they may change"

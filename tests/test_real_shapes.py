@@ -175,6 +175,7 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "We track uptime and publish it on the status page each month.",
     "It's specifically targeted at research groups that train their own models.",
     "We do our best to deserve that trust by being open about how we run the cluster.",
+    "Provider endeavours to ensure you are successful with the cluster.",
     "What was the customer attempting to do when the job failed?",
     "Do not try to change the settings the provisioning system controls, such as:",
     "The cluster will be reachable over the internet 99.9% of the time, and a node failing health checks counts as down.",

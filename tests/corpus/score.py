@@ -74,7 +74,9 @@ REAL = {
         # round nine's fourth pool: the development document fixed by the slug hash beside real-blind-11 (real/SPLIT.md)
         "vkcloud-cloud-servers-agreement",
         # the eleventh real blind split: scored once in round nine, then retired and its misses read (real/SPLIT.md)
-        "axiom-sla", "meltano-cloud-sla", "noaa-rdhpcs-policies")),
+        "axiom-sla", "meltano-cloud-sla", "noaa-rdhpcs-policies",
+        # round nine's fifth pool: the development document fixed by the slug hash beside real-blind-12 (real/SPLIT.md)
+        "temporal-cloud-support")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
