@@ -81,7 +81,8 @@ REAL = {
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-12": (),  # fixed in round nine from a fifth pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (fifth pool) by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-12": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("temporal-cloud-sla", "oso-service")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
