@@ -22,7 +22,10 @@ _CUSTOMER_SIDE = Folded(r"(?:\b(?:if|when|where|whenever|provided|as\s+long\s+as
                         r"|\b(?:customer['’]s|your|their|its\s+own|user['’]s|users['’])\s+(?:own\s+)?)(?:internet\s+|network\s+)?$")
 # the failed unit downtime is counted in, defined: '"Failed Transactions" is the set of all requests ... that ... do not return a
 # Success Code', "Missed Tick: A Tick ... that did not result in a Successful Run" (a definition that measures downtime)
-_FAILED_UNIT = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?:missed|failed|unsuccessful|errored|dropped)\s+[a-z]+\W{0,4}\s*(?::|means\b|is\b|are\b|refers\b|shall\s+mean\b)")
+# an error rate defined as the measure: "we calculate the service-error rate as 1 - (count of errors / count of requests)"
+_ERROR_RATE_AS = Folded(r"\b(?:service[\s-]|request[\s-]|api[\s-])?error[\s-]rates?\s+(?:as|=|is\s+(?:calculated|defined|measured)|means)\b")
+_FAILED_UNIT = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?:(?:missed|failed|unsuccessful|errored|dropped)\s+[a-z]+\W{0,4}\s*(?::|means\b|is\b|are\b|refers\b|shall\s+mean\b)"
+                      r"|(?:errors|failures)\s+(?:that\s+)?(?:are\s+)?(?:recorded|counted|measured|tracked)\s+against\s+(?:the|this|our)\s+(?:sla|slo|uptime|availability)\b)")
 # an uptime promised as a share of time: "accessible over the internet 100% of the time"
 _UPTIME_FIGURE = Folded(r"\b\d{1,3}(?:\.\d+)?\s?%\s+of\s+the\s+time\b")
 _CONNECTIVITY_WORDS = (
@@ -42,7 +45,7 @@ _CONNECTIVITY_WORDS = (
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|5xx|http|api)\s+errors?\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?|calls?|operations?|queries|probes?|pings?)\b|\b(?:error|success)\s+codes?\b"
+    r"|\b(?:server|service|5xx|http|api|grpc)\s+errors?\b|\bgrpc\s+status\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?|calls?|operations?|queries|probes?|pings?)\b|\b(?:error|success)\s+codes?\b"
     # scheduled operations that did not start as the measure: "Downtime: Calculated as Missed Ticks / Monthly Ticks"
     r"|\bmissed\s+(?:[\w-]+\s+)?(?:ticks?|runs?|executions?|heartbeats?|checks?|probes?|pings?|polls?)\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
     r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b|\b(?:did|does|do)\s+not\s+result\s+in\s+a\s+successful\s+[a-z]+"
@@ -150,8 +153,8 @@ def _measures_downtime(text: str, match: re.Match) -> bool:
     measured by: "Downtime occurs when ... unreachable", not "During an outage, Customer may connect
     to another region" or "Provider shall restore connectivity after an outage"."""
     unit = _FAILED_UNIT.match(text, sentence_span(text, match.start())[0])
-    if unit is not None and match.start() >= unit.end():
-        return True  # the definition of the failed unit downtime is counted in (its words, not its name)
+    if unit is not None and match.start() >= unit.end() or _ERROR_RATE_AS.match(text, match.start()):
+        return True  # the definition of the failed unit downtime is counted in (its words, not its name), or of the error rate
     for mention in _DOWNTIME.finditer(text, max(0, match.start() - 200), match.start()):  # any mention before, in the sentence
         if not _SENTENCE_END.search(text, mention.end(), match.start()) and (
                 _MEASURED_BY.search(text, mention.end(), match.start()) or _DEFINING.search(text, max(0, mention.start() - 60), mention.start())):
@@ -203,7 +206,7 @@ def narrow_downtime_definition(review, params):
         if item.kind == "recital" or not (params.learned is not None or connected and _connectivity().search(item.text) or _LEAVES_OUT.search(item.text)
                                           or _SHARE.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
-        if not (_DOWNTIME.search(item.text) or _UPTIME_FIGURE.search(item.text) or _FAILED_UNIT.match(item.text)
+        if not (_DOWNTIME.search(item.text) or _UPTIME_FIGURE.search(item.text) or _FAILED_UNIT.match(item.text) or _ERROR_RATE_AS.search(item.text)
                 or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
@@ -211,7 +214,8 @@ def narrow_downtime_definition(review, params):
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or _CUSTOMER_SIDE.search(item.text, max(0, match.start() - 40), match.start()) \
-                    or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence) or _FAILED_UNIT.match(sentence))
+                    or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence) or _FAILED_UNIT.match(sentence)
+                             or _ERROR_RATE_AS.search(sentence))
                             and not _excluded(item.text, match.start())
                                 and _measures_downtime(item.text, match)
                                 or _credit_trigger(item.text, match)):

@@ -157,7 +157,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:efforts?|endeavou?rs?|attempts?)',
                                                                  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)? to',
                                                                  '(?:striv|aspir)(?:e|es|ing)(?: in good faith)? '
-                                                                 '(?:to|for)',
+                                                                 '(?:to|for|towards?)',
                                                                  '(?:seek(?:s|ing)?|hop(?:es?|ing)|intend(?:s|ing)?|expect(?:s|ing)?)(?:,[^,.;]{0,40},)? '
                                                                  'to',
                                                                  '(?:so|as|in so) far as (?:it|they|we|the [a-z]+) '
@@ -205,29 +205,30 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'vendor\'s promise qualified only by effort words ("reasonable '
                                                  'efforts", "best endeavours", "strives to", "aims to", "on a '
                                                  'best-effort basis", "target date", a response time given as a '
-                                                 '"Goal:", work "as reliable as is reasonably practical"), and on '
-                                                 'effort words no party is named for in the vendor\'s paper ("Support '
-                                                 'is provided on a best-effort basis"). The finding points at the '
-                                                 'effort words and names the party and the modal it read ("Provider" + '
-                                                 '"will"). Does not fire on the customer\'s duty ("Customer will use '
-                                                 'reasonable efforts to prevent unauthorized use"), a mutual one, a '
-                                                 'prohibition ("You may not attempt to ...", "register, or attempt to '
-                                                 'register", "decompile, or otherwise attempt to derive"), an item '
-                                                 'whose party is in a lead-in the clause does not hold ("(c) uses '
-                                                 'commercially reasonable efforts to ..." after "Partner shall '
-                                                 'ensure:"), the purpose of a programme ("the Matching Fund aims to '
-                                                 'encourage the community", "to ensure you are successful"), what the '
-                                                 'vendor is always doing now ("We\'re always trying to improve our '
-                                                 'products"), a permission ("Provider may make commercially reasonable '
-                                                 'updates"), a condition ("If the Supplier fails, despite using '
-                                                 'reasonable endeavours, ..."), a noun or adjective ("any attempt to '
-                                                 'assign is void", "commercially reasonable safeguards"), a class of '
-                                                 'service ("best-effort queue jobs"), a defined term ("Target '
-                                                 'Uptime"), a definition or recital, or a firm measurable duty '
-                                                 '("respond within one business day"). A clause that states a date or '
-                                                 'a figure and a remedy for the customer (a credit, a refund, a right '
-                                                 'to terminate) is not flagged: there the effort words add to a '
-                                                 'promise that can be enforced. Applies to every kind of paper.',
+                                                 '"Goal:", work "as reliable as is reasonably practical", "targets for '
+                                                 'the team to strive towards"), and on effort words no party is named '
+                                                 'for in the vendor\'s paper ("Support is provided on a best-effort '
+                                                 'basis"). The finding points at the effort words and names the party '
+                                                 'and the modal it read ("Provider" + "will"). Does not fire on the '
+                                                 'customer\'s duty ("Customer will use reasonable efforts to prevent '
+                                                 'unauthorized use"), a mutual one, a prohibition ("You may not '
+                                                 'attempt to ...", "register, or attempt to register", "decompile, or '
+                                                 'otherwise attempt to derive"), an item whose party is in a lead-in '
+                                                 'the clause does not hold ("(c) uses commercially reasonable efforts '
+                                                 'to ..." after "Partner shall ensure:"), the purpose of a programme '
+                                                 '("the Matching Fund aims to encourage the community", "to ensure you '
+                                                 'are successful"), what the vendor is always doing now ("We\'re '
+                                                 'always trying to improve our products"), a permission ("Provider may '
+                                                 'make commercially reasonable updates"), a condition ("If the '
+                                                 'Supplier fails, despite using reasonable endeavours, ..."), a noun '
+                                                 'or adjective ("any attempt to assign is void", "commercially '
+                                                 'reasonable safeguards"), a class of service ("best-effort queue '
+                                                 'jobs"), a defined term ("Target Uptime"), a definition or recital, '
+                                                 'or a firm measurable duty ("respond within one business day"). A '
+                                                 'clause that states a date or a figure and a remedy for the customer '
+                                                 '(a credit, a refund, a right to terminate) is not flagged: there the '
+                                                 'effort words add to a promise that can be enforced. Applies to every '
+                                                 'kind of paper.',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
                                                  'or a figure with its unit, and what the vendor owes when it is '
                                                  'missed (a credit, fee suspension, termination right).',
@@ -594,15 +595,17 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'successfully returned", "Total Transaction Attempts less Failed '
                                                    'Transactions", a Failed Transaction defined as one that does not '
                                                    'return a Success Code, "Missed Ticks / Monthly Ticks", a site '
-                                                   '"accessible over the internet 100% of the time"), when it leaves '
-                                                   'degradation or partial outages out ("Downtime does not include '
-                                                   'degraded performance or partial unavailability", "the following '
-                                                   'shall in no circumstances be considered an Unavailability Period: '
-                                                   '... Performance degradation"), or when it counts only outages that '
-                                                   'hit a share of users or the whole service ("an interruption that '
-                                                   'affects more than 50% of users", "unavailable if more than 10% of '
-                                                   'users are experiencing issues", "during which the entire cluster '
-                                                   'is unavailable", "100% packet loss"). The finding points at those '
+                                                   '"accessible over the internet 100% of the time", an error rate '
+                                                   '"calculated as" errors over requests, the errors "recorded against '
+                                                   'the SLA"), when it leaves degradation or partial outages out '
+                                                   '("Downtime does not include degraded performance or partial '
+                                                   'unavailability", "the following shall in no circumstances be '
+                                                   'considered an Unavailability Period: ... Performance '
+                                                   'degradation"), or when it counts only outages that hit a share of '
+                                                   'users or the whole service ("an interruption that affects more '
+                                                   'than 50% of users", "unavailable if more than 10% of users are '
+                                                   'experiencing issues", "during which the entire cluster is '
+                                                   'unavailable", "100% packet loss"). The finding points at those '
                                                    'words. Does not fire where the clause also counts degraded '
                                                    'accelerators, fabric or failed health checks as down, on an '
                                                    'exclusion for a cause ("Downtime does not include scheduled '
@@ -4276,7 +4279,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:sold|allocated|assigned|provided|offered)[\\s*_]+(?:on|in)[\\s*_]+(?:an?[\\s*_]+)?first[- ]come,?[\\s*_]+first[- ]serve[ds]?[\\s*_]+(?:basis|order)': True,
  '(?:so|as)[\\s*_]+far[\\s*_]+as[\\s*_]+(?:is[\\s*_]+)?reasonably[\\s*_]+(?:practicable|possible)': True,
  '(?:so|as|in[\\s*_]+so)[\\s*_]+far[\\s*_]+as[\\s*_]+(?:it|they|we|the[\\s*_]+[a-z]+)[\\s*_]+reasonably[\\s*_]+can': True,
- '(?:striv|aspir)(?:e|es|ing)(?:[\\s*_]+in[\\s*_]+good[\\s*_]+faith)?[\\s*_]+(?:to|for)': True,
+ '(?:striv|aspir)(?:e|es|ing)(?:[\\s*_]+in[\\s*_]+good[\\s*_]+faith)?[\\s*_]+(?:to|for|towards?)': True,
  "(?:subject[\\s*_]+(?:always[\\s*_]+|only[\\s*_]+)?to|subordinated[\\s*_]+to|(?:depends?|depending|dependent|conditional|conditioned|contingent)(?:[\\s*_]+(?:up)?on)?|under[\\s*_]+(?:the[\\s*_]+)?reserve[\\s*_]+of|according[\\s*_]+to|conforming(?:[\\s*_]+to|[\\s*_]+with)?|in[\\s*_]+line[\\s*_]+with|in[\\s*_]+(?:the[\\s*_]+)?measure[\\s*_]+of|(?:with)?in[\\s*_]+the[\\s*_]+(?:range|limits?|bounds|frame(?:work)?)[\\s*_]+of|in[\\s*_]+(?:the[\\s*_]+)?frame(?:work)?[\\s*_]+of|in[\\s*_]+(?:the[\\s*_]+)?light[\\s*_]+of|based[\\s*_]+on|as[\\s*_]+far[\\s*_]+as|to[\\s*_]+the[\\s*_]+extent(?:[\\s*_]+that|[\\s*_]+of)?|insofar[\\s*_]+as|as[\\s*_]+long[\\s*_]+as|so[\\s*_]+long[\\s*_]+as|provided(?:[\\s*_]+that)?|only[\\s*_]+if|only[\\s*_]+when|in[\\s*_]+case[\\s*_]+of|in[\\s*_]+function[\\s*_]+of|from[\\s*_]+whatever|whatever(?![\\s*_]+the[\\s*_]+(?:[a-z'’]+[\\s*_]+){0,3}?(?:state|level|position|condition|status|situation)\\b)|if|where|when|whenever|once|assuming|presuming)[\\s*_]+(?:[a-z0-9'’-]+[\\s*_]+){0,6}?(?:(?<!made\\s)(?<!make\\s)(?<!makes\\s)(?<!not\\s)availab(?:le(?![\\s*_]+for\\b)|ility(?![\\s*_]+(?:target|commitment|sla|service|level|percentage|credit|measure|guarantee|figure|metric|report|zone)))|in[\\s*_]+stock|stocks?|inventor(?:y|ies)|on[\\s*_]+hand|exhausted|obtainable|procurable|remain(?:s|ing)?[\\s*_]+(?:free|unallocated|unused|available|vacant)|being[\\s*_]+(?:free|vacant|unoccupied)|ha(?:s|ve)[\\s*_]+(?:them[\\s*_]+)?(?:free|spare|on[\\s*_]+hand)|(?:stock|inventory|supply)[\\s*_]+(?:position|levels?|situation|status)|access[\\s*_]+to[\\s*_]+(?:[a-z-]+[\\s*_]+){0,2}?(?:components|parts|chips|supply|supplies|hardware|stock|inventory)|(?:reduces?|withdraws?|cuts?|cancels?|limits?)(?:[\\s*_]+or[\\s*_]+(?:reduces?|withdraws?|cuts?|cancels?|limits?))?[\\s*_]+(?:its|their|the)[\\s*_]+allocations?|(?:spare|unused|unallocated|free)[\\s*_]+(?:[a-z]+[\\s*_]+)?(?:capacity|space|power)|(?:infrastructure|capacity|hardware|space|power)[\\s*_]+exists?|shortages?[\\s*_]+of|scarcity|can[\\s*_]+be[\\s*_]+(?:procured|obtained|sourced|purchased|bought)|lead[\\s*_]+times?|allocations?[\\s*_]+(?:[a-z0-9'’-]+[\\s*_]+){0,4}?(?:from|by)|suppl(?:y|ies|ied)[\\s*_]+(?:[a-z]+[\\s*_]+){0,3}?(?:from|by)[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:[a-z]+[\\s*_]+)?(?:oem|manufacturer|vendor|supplier|distributor|factory|partner)s?|allocations?[\\s*_]+(?:from|by)|in[\\s*_]+(?:the[\\s*_]+|our[\\s*_]+|its[\\s*_]+|their[\\s*_]+)?warehouses?|presence[\\s*_]+in|ability[\\s*_]+to[\\s*_]+(?:obtain|source|procure)|receipt[\\s*_]+of[\\s*_]+(?:[a-z0-9'’-]+[\\s*_]+){0,4}?from[\\s*_]+(?:its[\\s*_]+|the[\\s*_]+|their[\\s*_]+|our[\\s*_]+)?(?:own[\\s*_]+)?(?:suppliers?|manufacturers?|oems?|distributors?|vendors?))": True,
  '(?:try|tries|trying|attempt|attempts|attempting)(?:,[^,.;]{0,40},|[\\s*_]+in[\\s*_]+good[\\s*_]+faith)?[\\s*_]+to': True,
  '(?:utmost|maximum|all[\\s*_]+possible|every[\\s*_]+possible)[\\s*_]+(?:efforts?|endeavou?rs?)': True,
