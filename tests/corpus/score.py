@@ -78,12 +78,15 @@ REAL = {
         # round nine's fifth pool: the development document fixed by the slug hash beside real-blind-12 (real/SPLIT.md)
         "temporal-cloud-support",
         # the twelfth real blind split: scored once in round nine, then retired and its misses read (real/SPLIT.md)
-        "temporal-cloud-sla", "oso-service")),
+        "temporal-cloud-sla", "oso-service",
+        # round nine's sixth pool: the development document fixed beside real-blind-13 (real/SPLIT.md)
+        "forta-scan-node-sla")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-13": (),  # fixed in round nine from a sixth pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (sixth pool) before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-13": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("tigris-sla", "zitadel-cloud-service-level")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
