@@ -15,7 +15,7 @@ from clusterlint.rules.clauses import texts
 from clusterlint.rules.sole_remedy import CREDIT
 
 
-_DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b")
+_DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|not\s+available|outages?|down|offline|(?:failure|outage|fault)\s+time|service\s+stops?|stoppages?|failures?|inaccessib\w*|(?:deemed|considered(?:\s+as)?|treated\s+as|regarded\s+as|counts?\s+as|counted\s+as)\s+(?:available|up)|(?<=\bis\s)available|(?<=\bare\s)available|(?<=[\x22“])(?:available|up)(?=[\x22”])|(?<=\*\*)(?:available|up)(?=\*\*)|(?:service\s+)?(?:interrupt(?:ed|ions?)|disrupt(?:ed|ions?)))\b")
 # the customer's own connection, a condition on its side, not the measure: "..., if there is an Internet connection",
 # "with your internet connection", "the Customer's network access"
 _CUSTOMER_SIDE = Folded(r"(?:\b(?:if|when|where|whenever|provided|as\s+long\s+as|with)\s+(?:there\s+is\s+)?(?:an?|a\s+(?:working|stable|functioning))\s+"
@@ -24,7 +24,7 @@ _CUSTOMER_SIDE = Folded(r"(?:\b(?:if|when|where|whenever|provided|as\s+long\s+as
 # Success Code', "Missed Tick: A Tick ... that did not result in a Successful Run" (a definition that measures downtime)
 # an error rate defined as the measure: "we calculate the service-error rate as 1 - (count of errors / count of requests)"
 _ERROR_RATE_AS = Folded(r"\b(?:service[\s-]|request[\s-]|api[\s-])?error[\s-]rates?\s+(?:as|=|is\s+(?:calculated|defined|measured)|means)\b")
-_FAILED_UNIT = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?:(?:missed|failed|unsuccessful|errored|dropped)\s+[a-z]+\W{0,4}\s*(?::|means\b|is\b|are\b|refers\b|shall\s+mean\b)"
+_FAILED_UNIT = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?:(?:missed|failed|unsuccessful|errored|dropped|successful)\s+[a-z]+(?:\s+[a-z]+)?\W{0,4}\s*(?::|means\b|is\b|are\b|refers\b|shall\s+mean\b)"
                       r"|(?:errors|failures)\s+(?:that\s+)?(?:are\s+)?(?:recorded|counted|measured|tracked)\s+against\s+(?:the|this|our)\s+(?:sla|slo|uptime|availability)\b)")
 # an uptime promised as a share of time: "accessible over the internet 100% of the time"
 _UPTIME_FIGURE = Folded(r"\b\d{1,3}(?:\.\d+)?\s?%\s+of\s+the\s+time\b")
@@ -45,7 +45,7 @@ _CONNECTIVITY_WORDS = (
     r"|\b(?:drops?|dropped|falls?|fell|goes|went)\s+off\s+(?:the\s+)?network\b|\bcan\s+(?:still\s+)?(?:log\s?in|ssh|connect|access|reach)\b"
     r"|\bheartbeats?\b|\btim(?:e|es|ed|ing)\s+out\b|\btimeouts?\b"
     # API errors as the measure: "returns server errors to all API calls", "answers every request with an error"
-    r"|\b(?:server|service|5xx|http|api|grpc)\s+errors?\b|\bgrpc\s+status\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:requests?|transactions?|calls?|operations?|queries|probes?|pings?)\b|\b(?:error|success)\s+codes?\b"
+    r"|\b(?:server|service|5xx|http|api|grpc)\s+errors?\b|\bgrpc\s+status\b|\berror\s+rates?\b|\brequests?\s+(?:that\s+)?fail\w*|\b(?:failed|unsuccessful)\s+(?:[\w-]+\s+)?(?:requests?|transactions?|calls?|operations?|queries|probes?|pings?)\b|\b(?:error|success)\s+codes?\b"
     # scheduled operations that did not start as the measure: "Downtime: Calculated as Missed Ticks / Monthly Ticks"
     r"|\bmissed\s+(?:[\w-]+\s+)?(?:ticks?|runs?|executions?|heartbeats?|checks?|probes?|pings?|polls?)\b|\b(?:requests?|calls?)\b[^.;]{0,40}?\b(?:errors?|timeouts?|time\s+out)\b"
     r"|\bsuccessful(?:ly\s+(?:processed|answered|served))?\s+(?:\w+\s+){0,2}?(?:requests?|calls?|transactions)\b|\b(?:did|does|do)\s+not\s+result\s+in\s+a\s+successful\s+[a-z]+"

@@ -41,6 +41,8 @@ _SOLE_REMEDY_WORDS = "|".join((
     # "further claims ... are excluded", "no other remedy shall be available", "the only monies payable"
     r"\b(?:further|other|additional)\s+(?:claims?|liabilit(?:y|ies)|" + _REMEDY_NOUN + r")\b[^.;]{0,60}?\b(?:are|is|shall\s+be)\s+excluded\b",
     r"\bno\s+(?:other|further)\s+" + _REMEDY_NOUN + r"\b[^.;]{0,40}?\b(?:shall|will|is|are)\s+(?:be\s+)?(?:available|payable|due)\b",
+    # "... applied to the next invoice ... No further guarantees are provided."
+    r"\bno\s+(?:other|further|additional)\s+(?:guarantees?|warrant(?:y|ies)|commitments?)\s+(?:is|are|will\s+be|shall\s+be)\s+(?:provided|given|offered|made)\b",
     # "the credit remedy in this Section is exclusive", "the MSA rules out any other remedy"
     r"\b(?:remed(?:y|ies)|credits?|rebates?)\b[^.;]{0,40}?\b(?:is|are|shall\s+be|will\s+be)\s+(?:the\s+)?(?:sole\s+and\s+)?exclusive\b(?!\s+of)",
     r"\b(?:rules?\s+out|excludes?|precludes?)\s+(?:any|all|every)\s+(?:other|further|additional)\s+(?:rights?\s+(?:and|or)\s+)?(?:" + _REMEDY_NOUN + r"|liability)\b",

@@ -134,6 +134,14 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "clause 1.1 counts downtime only as loss of connectivity ('service errors')" + DOWNTIME),
     ("These are not guarantees of service, but targets for the operations team to strive towards.", "CON001", 81,
      'clause 1.1 is an unattributed aspiration ("targets") that promises only \'strive towards\'' + EFFORT),
+    # round nine (real-blind-13, retired into development): a Markdown-bold **Available** defined by responses; a successful unit
+    # defined by failed requests; "No further guarantees are provided" after the credit
+    ("**Available** means that the cluster's API responds to Customer Requests within 5 seconds.", "CON007", 48,
+     "clause 1.1 counts downtime only as loss of connectivity ('responds to Customer Requests')" + DOWNTIME),
+    ("**Successful Minute** means a minute in which the API is not repeatedly returning Failed Customer Requests.", "CON007", 87,
+     "clause 1.1 counts downtime only as loss of connectivity ('Failed Customer Requests')" + DOWNTIME),
+    ("Credits are applied to the next invoice and are never paid out. No further guarantees are provided.", "CON006", 69,
+     "clause 1.1 makes service credits the 'No further guarantees are provided'" + SOLE),
     # round nine: a question promises nothing, the answer after it still does
     ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),

@@ -553,11 +553,12 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'SLA and will not be responsible for any other remedies", "That is the '
                                             'full limit of our liability", and "This SLA states Customer\'s sole and '
                                             'exclusive remedy" where the contract grants credits and no termination '
-                                            'right or refund. The finding points at the exclusive-remedy words. Does '
-                                            'not fire where credits are "not the sole remedy", "without prejudice to" '
-                                            'other rights, or "in addition to" them, where "nothing in this SLA" makes '
-                                            'them exclusive, in a clause that never speaks of credits, or on an SLA '
-                                            'named as the remedy beside a right to terminate for repeated failures.',
+                                            'right or refund, and "No further guarantees are provided" after the '
+                                            'credit. The finding points at the exclusive-remedy words. Does not fire '
+                                            'where credits are "not the sole remedy", "without prejudice to" other '
+                                            'rights, or "in addition to" them, where "nothing in this SLA" makes them '
+                                            'exclusive, in a clause that never speaks of credits, or on an SLA named '
+                                            'as the remedy beside a right to terminate for repeated failures.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "
@@ -597,7 +598,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                    'return a Success Code, "Missed Ticks / Monthly Ticks", a site '
                                                    '"accessible over the internet 100% of the time", an error rate '
                                                    '"calculated as" errors over requests, the errors "recorded against '
-                                                   'the SLA"), when it leaves degradation or partial outages out '
+                                                   'the SLA", a Markdown-bold **Available** defined by responses to '
+                                                   'requests), when it leaves degradation or partial outages out '
                                                    '("Downtime does not include degraded performance or partial '
                                                    'unavailability", "the following shall in no circumstances be '
                                                    'considered an Unavailability Period: ... Performance '
