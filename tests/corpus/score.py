@@ -82,7 +82,9 @@ REAL = {
         # round nine's sixth pool: the development document fixed beside real-blind-13 (real/SPLIT.md)
         "forta-scan-node-sla",
         # the thirteenth real blind split: scored once in round nine, then retired and its misses read (real/SPLIT.md)
-        "tigris-sla", "zitadel-cloud-service-level")),
+        "tigris-sla", "zitadel-cloud-service-level",
+        # round nine's seventh pool: the development document fixed by the slug hash beside real-blind-14 (real/SPLIT.md)
+        "gds-govuk-raise-requests")),
     # chosen in round three by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
