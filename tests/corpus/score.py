@@ -89,7 +89,9 @@ REAL = {
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-14": (),  # fixed in round nine from a seventh pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (seventh pool) by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
+    "real-blind-14": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
+        "yandex-nebius-il-sla", "kbase-sla-poc", "moj-cloud-platform-operational-processes")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
