@@ -166,7 +166,8 @@ def _measures_downtime(text: str, match: re.Match) -> bool:
     if after is None or _SENTENCE_END.search(text, match.end(), after.start()):
         return False
     between = text[match.end() : after.start()]
-    return bool(_MEASURES.search(between)) and not _NOT_COUNTED.search(between)  # "..., which is not counted as Downtime": left out, not the measure
+    return bool(_MEASURES.search(between)) and not _NOT_COUNTED.search(between) and not _PEOPLE_AWAY.search(between)
+    # "..., which is not counted as Downtime": left out, not the measure; "(if other staff are not available)": people
 
 
 _SENTENCE_END = re.compile(r"(?:[.;!]|\?(?!\s*A:))(?:\s|$)")  # an FAQ's "...? A: ..." goes on
@@ -182,6 +183,12 @@ def _credit_trigger(text: str, match: re.Match) -> bool:
     return condition is not None and match.end() <= condition.end() and bool(CREDIT.search(text, condition.end(), end))
 _DEFINING = Folded(r"\b(?:understood|defined|deemed|considered|regarded)\s+(?:by|as)\b")
 _NOT_COUNTED = Folded(r"\bnot\b|n['’]t\b")
+# people who are not available, not the service: "... responding to requests (if other devops staff are not available)"
+_PEOPLE_AWAY = Folded(r"\b(?:staff|personnel|engineers?|team|members|people|someone|anyone|on-?call|persons?|employees|agents?)\s+(?:is|are)\s+$")
+# a capitalised word after a capitalised word: a name ("Management Console"), not the narrowing word
+_IN_A_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+$")
+_THINGS = ("console", "consoles", "network", "session", "sessions", "tunnel", "tunnels")  # narrowing words that can end a product's name
+_ANY_ERROR = Folded(r"\b(?:an?|any)\s+$")  # before "error": any error counts as down, no narrow measure ("works with an error")
 
 
 def _leaves_out_degradation(item):
@@ -230,8 +237,11 @@ def narrow_downtime_definition(review, params):
             yield anchored(review, item, match, f"{item.label} {found}" + _NOT_DOWN)
         else:  # no pattern's reading: the learned one may confirm a sentence about downtime with its narrowing words
             for match, sentence, learned in clauses.learned(item.text, "CON007", params.learned, NARROWING_WORDS):
-                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()) or _EXCLUDES_NAMED.match(item.text, match.start()):
-                    continue  # no downtime in the sentence, or the words name or exclude a defined term ("excluding any Excluded Minutes")
+                if not _DOWNTIME.search(sentence) or _NAMED.match(item.text, match.start()) or _EXCLUDES_NAMED.match(item.text, match.start()) \
+                        or match.group(0).lower() in _THINGS and _IN_A_NAME.search(item.text, max(0, match.start() - 30), match.end()) \
+                        or match.group(0).lower().startswith("error") and _ANY_ERROR.search(item.text, max(0, match.start() - 8), match.start()):
+                    continue  # no downtime in the sentence, or the words name or exclude a defined term ("excluding any Excluded Minutes"),
+                    # are part of a name ("Management Console") or count any error as down ("a period when Service works with an error")
                 yield anchored(review, item, match, f"{item.label} counts downtime only as {words(match)!r}, confirmed by the learned "
                                f"reading ({learned.describe()})" + _NOT_DOWN, learned=learned)
                 break

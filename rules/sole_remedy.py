@@ -112,13 +112,19 @@ _PRESERVED = Folded(
 # the SLA itself named as the only remedy, its credits not named in the sentence: "This SLA states Customer's sole and
 # exclusive remedy for any failure by Provider to meet the SLO"
 _SLA_IS_THE_REMEDY = Folded(r"\b(?:this|the)\s+(?:[\w-]+\s+){0,2}?(?:sla|service\s+level\s+agreement)\b[^.;]{0,80}?\b(?:sole|exclusive|only)\b")
+# the SLA's defined "Compensation" as the only remedy for a missed service level ("Compensation is the sole and exclusive remedy ...
+# for failure to comply with the warranted Service Level"): credits, or nothing, when the contract gives no way out
+_REMEDY_FOR_A_MISS = re.compile(r"\bCompensation\s+(?i:(?:is|are|shall\s+be|will\s+be|constitutes?)\s+(?:the\s+)?(?:sole|exclusive|only)\s+(?:and\s+exclusive\s+)?"
+                                r"remed\w*[^.;]{0,80}?\bfail\w*\s+to\s+(?:meet|comply\s+with|achieve)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+                                r"(?:service\s+levels?|sla|slo|uptime|availability)\b)")
 CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?|compensatory|(?:availability|service[\s-]level|sla|uptime)\s+penalt(?:y|ies)|penalt(?:y|ies)\s+(?:of|for)\s+(?:un)?availability)\b")
 
 
 @check("clusterlint.rules.params:LearnedParams")
 def sole_remedy_credits(review, params):
     for item in texts(review.contract):
-        if item.kind == "recital" or not (CREDIT.search(item.text) or _SLA_IS_THE_REMEDY.search(item.text) and _only_credits(review)):
+        if item.kind == "recital" or not (CREDIT.search(item.text) or _SLA_IS_THE_REMEDY.search(item.text) and _only_credits(review)
+                                          or _REMEDY_FOR_A_MISS.search(item.text) and not _way_out(review)):
             continue  # no credits, no sole remedy in credits (and one cheap scan instead of many); an SLA named as the only remedy
             # is its credits when the contract grants credits and no way out (a termination right, a refund)
         for match, sentence, learned in candidates(_sole_remedy(), item.text, "CON006", params.learned, EXCLUSIVE_WORDS):
@@ -135,8 +141,12 @@ _WAY_OUT = Folded(r"\bterminat\w*|\brefunds?\b")
 
 def _only_credits(review) -> bool:
     """Whether the contract's remedies are credits alone: a clause grants credits and none a right to terminate or a refund."""
-    found = [item.text for item in texts(review.contract)]
-    return any(CREDIT.search(text) for text in found) and not any(_WAY_OUT.search(text) for text in found)
+    return any(CREDIT.search(item.text) for item in texts(review.contract)) and not _way_out(review)
+
+
+def _way_out(review) -> bool:
+    """Whether a clause of the contract gives the customer a right to terminate or a refund."""
+    return any(_WAY_OUT.search(item.text) for item in texts(review.contract))
 
 
 _CREDITS_ONLY = ": a long outage earns a few percent of a month's fee and nothing more"

@@ -142,6 +142,10 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "clause 1.1 counts downtime only as loss of connectivity ('Failed Customer Requests')" + DOWNTIME),
     ("Credits are applied to the next invoice and are never paid out. No further guarantees are provided.", "CON006", 69,
      "clause 1.1 makes service credits the 'No further guarantees are provided'" + SOLE),
+    # round nine (real-blind-14, retired into development): the SLA's defined "Compensation" as the only remedy for a missed
+    # service level
+    ("Compensation is the sole and exclusive remedy to Customer for failure to comply with the warranted Service Level.", "CON006", 25,
+     "clause 1.1 makes service credits the 'sole and exclusive remedy'" + SOLE),
     # round nine: a question promises nothing, the answer after it still does
     ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),
@@ -197,6 +201,10 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "The cluster will be reachable over the internet 99.9% of the time, and a node failing health checks counts as down.",
     "Support is open 95% of the time.",
     "If the first run was not a successful run, the system may retry it, which will not consume additional credits.",
+    # round nine (real-blind-14): any error counts as down; people away, not the service; a product's name is no narrowing word
+    '**"Unavailability"** means a period when the Cluster works with an error.',
+    "On-call duties include responding to customer requests (if other engineers are not available).",
+    "Downtime is a period of Unavailability reported by Customer in the Management Console.",
     # round nine: the customer's own connection is a condition on its side, not the measure of downtime
     "Provider will keep the portal available around the clock to Customer, if there is an Internet connection.",
     "Provider will respond as soon as reasonably practicable.",

@@ -553,12 +553,14 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                             'SLA and will not be responsible for any other remedies", "That is the '
                                             'full limit of our liability", and "This SLA states Customer\'s sole and '
                                             'exclusive remedy" where the contract grants credits and no termination '
-                                            'right or refund, and "No further guarantees are provided" after the '
-                                            'credit. The finding points at the exclusive-remedy words. Does not fire '
-                                            'where credits are "not the sole remedy", "without prejudice to" other '
-                                            'rights, or "in addition to" them, where "nothing in this SLA" makes them '
-                                            'exclusive, in a clause that never speaks of credits, or on an SLA named '
-                                            'as the remedy beside a right to terminate for repeated failures.',
+                                            'right or refund, "No further guarantees are provided" after the credit, '
+                                            'and the SLA\'s defined "Compensation" as "the sole and exclusive remedy '
+                                            '... for failure to comply with the warranted Service Level" where nothing '
+                                            'else is granted. The finding points at the exclusive-remedy words. Does '
+                                            'not fire where credits are "not the sole remedy", "without prejudice to" '
+                                            'other rights, or "in addition to" them, where "nothing in this SLA" makes '
+                                            'them exclusive, in a clause that never speaks of credits, or on an SLA '
+                                            'named as the remedy beside a right to terminate for repeated failures.',
                                      'fix': 'Add "Service credits are without prejudice to Customer\'s other rights, '
                                             'including termination for repeated SLA failures."',
                                      'sources': ["Public cloud SLA wording, e.g. AWS Compute SLA: 'Your sole and "
