@@ -91,7 +91,9 @@ REAL = {
     "real-blind-2": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("github-enterprise-sla", "gcforms-sla")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
-    "real-blind-15": (),  # fixed in round nine from an eighth pool, before labelling (real/SPLIT.md)
+    # chosen in round nine (eighth pool; one drafting family, see real/SPLIT.md) before any labelling, never tuned on
+    "real-blind-15": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
+        "yandex-nebius-il-sla-compute", "yandex-nebius-il-sla-mdb", "yandex-nebius-il-tsr")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
