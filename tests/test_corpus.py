@@ -147,10 +147,25 @@ def test_the_fourth_real_blind_split_meets_the_target():
     assert len(score.load("real-blind-4")) == 134
 
 
-# real-blind-8 (round nine: Railway's support SLOs, Basecamp's SLA, GOV.UK Pay's support page): chosen by slug hash before
-# labelling, never tuned on, scored once by the lead at the end of round nine (totals only). The seventh real blind split (round
-# eight) was retired into real-dev in round nine after its one false finding was read
-REAL_BLIND_8 = None  # set from the round's single scoring
+# real-blind-15 (round nine's last: three Nebius Israel documents, one drafting family, real/SPLIT.md), labelled from the rule docs
+# by a helper who did not run the tool and scored once by the lead at the end of round nine (totals only): CON007 missed all five
+# of its positives; no false finding for any rule; no positive for CON001, CON005 or CON006. Today's reading is asserted as a
+# floor, and the target as a strict expected failure. Real-blind-7 to -14 were scored (or seen) and retired during round nine
+REAL_BLIND_15_FLOOR = {"CON001": (1.0, 1.0), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 0.0)}
+
+
+def test_the_fifteenth_real_blind_split_does_not_fall_below_its_first_reading():
+    counts, _, _ = _score("real-blind-15")  # its misses are not printed: nothing is tuned on them
+    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_15_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_15_FLOOR[rule][1])
+            for rule, c in counts.items()} == {rule: (True, True) for rule in REAL_BLIND_15_FLOOR}
+    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 0, "CON005": 0, "CON006": 0, "CON007": 5}
+    assert len(score.load("real-blind-15")) == 48
+
+
+@pytest.mark.xfail(strict=True, reason="real-blind-15 reads CON007 recall 0.00 (5 misses, causes not read): the target is not met")
+def test_the_fifteenth_real_blind_split_meets_the_target():
+    counts, _, _ = _score("real-blind-15")
+    assert all(score.meets(c, TARGET) for c in counts.values())
 
 
 def test_the_real_splits_are_whole_documents_apart():
