@@ -20,10 +20,10 @@ _DOWNTIME = Folded(r"(?=[^\W_])\b(?:downtime|uptime|unavailab\w*|availability|no
 # "with your internet connection", "the Customer's network access"
 _CUSTOMER_SIDE = Folded(r"(?:\b(?:if|when|where|whenever|provided|as\s+long\s+as|with)\s+(?:there\s+is\s+)?(?:an?|a\s+(?:working|stable|functioning))\s+"
                         r"|\b(?:customer['’]s|your|their|its\s+own|user['’]s|users['’])\s+(?:own\s+)?)(?:internet\s+|network\s+)?$")
-# the failed unit downtime is counted in, defined: '"Failed Transactions" is the set of all requests ... that ... do not return a
-# Success Code', "Missed Tick: A Tick ... that did not result in a Successful Run" (a definition that measures downtime)
 # an error rate defined as the measure: "we calculate the service-error rate as 1 - (count of errors / count of requests)"
 _ERROR_RATE_AS = Folded(r"\b(?:service[\s-]|request[\s-]|api[\s-])?error[\s-]rates?\s+(?:as|=|is\s+(?:calculated|defined|measured)|means)\b")
+# the failed unit downtime is counted in, defined: '"Failed Transactions" is the set of all requests ... that ... do not return a
+# Success Code', "Missed Tick: A Tick ... that did not result in a Successful Run" (a definition that measures downtime)
 _FAILED_UNIT = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?:(?:missed|failed|unsuccessful|errored|dropped|successful)\s+[a-z]+(?:\s+[a-z]+)?\W{0,4}\s*(?::|means\b|is\b|are\b|refers\b|shall\s+mean\b)"
                       r"|(?:errors|failures)\s+(?:that\s+)?(?:are\s+)?(?:recorded|counted|measured|tracked)\s+against\s+(?:the|this|our)\s+(?:sla|slo|uptime|availability)\b)")
 # an uptime promised as a share of time: "accessible over the internet 100% of the time"

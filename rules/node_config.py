@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clusterlint.engine.review import Skip, check
+from clusterlint.engine.review import check
 
 from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import nodes_with, pool_name

@@ -7,7 +7,7 @@ header, `lsmod` under its header) lacks it; a partial listing shows what is ther
 
 from __future__ import annotations
 
-from clusterlint.engine.review import Skip, check
+from clusterlint.engine.review import check
 
 from clusterlint.rules.common import NO_PARAMS
 from clusterlint.rules.delivery import nodes_with, pool_name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 from clusterlint.contracts.folded import Folded
 from clusterlint.contracts.sentences import sentence_span
