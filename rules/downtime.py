@@ -206,6 +206,12 @@ def _leaves_out_degradation(item):
     return None
 
 
+def _names_downtime(text: str) -> bool:
+    """Whether `text` speaks of downtime: a word for it, an uptime figure ("100% of the time"), or the definition of the failed
+    unit or the error rate it is counted in."""
+    return bool(_DOWNTIME.search(text) or _UPTIME_FIGURE.search(text) or _FAILED_UNIT.match(text) or _ERROR_RATE_AS.search(text))
+
+
 @check("clusterlint.rules.params:LearnedParams")
 def narrow_downtime_definition(review, params):
     for item in texts(review.contract):
@@ -213,19 +219,15 @@ def narrow_downtime_definition(review, params):
         if item.kind == "recital" or not (params.learned is not None or connected and _connectivity().search(item.text) or _LEAVES_OUT.search(item.text)
                                           or _SHARE.search(item.text)):
             continue  # a pattern's finding quotes connectivity words or words that leave something out of downtime
-        if not (_DOWNTIME.search(item.text) or _UPTIME_FIGURE.search(item.text) or _FAILED_UNIT.match(item.text) or _ERROR_RATE_AS.search(item.text)
-                or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
+        if not (_names_downtime(item.text) or CREDIT.search(item.text) and _LEADING_IF.match(item.text)):
             continue  # both readings below need a word for downtime in the text, or a credit a leading condition earns
         degraded = found = None
         for match in _connectivity().finditer(item.text) if connected else ():  # every match: the first in a sentence may measure nothing
             sentence = sentence_at(item.text, match.start())
             degraded = bool(_DEGRADED.search(item.text)) if degraded is None else degraded  # once per text
             if degraded or _CUSTOMER_SIDE.search(item.text, max(0, match.start() - 40), match.start()) \
-                    or not ((_DOWNTIME.search(sentence) or _UPTIME_FIGURE.search(sentence) or _FAILED_UNIT.match(sentence)
-                             or _ERROR_RATE_AS.search(sentence))
-                            and not _excluded(item.text, match.start())
-                                and _measures_downtime(item.text, match)
-                                or _credit_trigger(item.text, match)):
+                    or not (_names_downtime(sentence) and not _excluded(item.text, match.start()) and _measures_downtime(item.text, match)
+                            or _credit_trigger(item.text, match)):
                 continue
             found = f"counts downtime only as loss of connectivity ({' '.join(match.group(0).split())!r})"
             break

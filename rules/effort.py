@@ -140,7 +140,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # who a thing is for: "It's specifically targeted at cloud solutions like IaaS"
     if _PURPOSE.match(text, match.end()):
         return True  # "the Matching Fund aims to encourage the community to contribute": a purpose, not a result owed
-    if words[:1].lower() in "tase" and words.split()[0].lower().endswith("ing") and _HABIT.search(text, max(0, match.start() - 30), match.start()):
+    if words.split()[0].lower().endswith("ing") and _HABIT.search(text, max(0, match.start() - 30), match.start()):
         return True  # "we're always trying to improve our products": a standing habit described, no result promised
     if reading.obligor != "none":
         return False

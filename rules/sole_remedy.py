@@ -112,9 +112,9 @@ _PRESERVED = Folded(
 # the SLA itself named as the only remedy, its credits not named in the sentence: "This SLA states Customer's sole and
 # exclusive remedy for any failure by Provider to meet the SLO"
 _SLA_IS_THE_REMEDY = Folded(r"\b(?:this|the)\s+(?:[\w-]+\s+){0,2}?(?:sla|service\s+level\s+agreement)\b[^.;]{0,80}?\b(?:sole|exclusive|only)\b")
-# the SLA's defined "Compensation" as the only remedy for a missed service level ("Compensation is the sole and exclusive remedy ...
-# for failure to comply with the warranted Service Level"): credits, or nothing, when the contract gives no way out
-_REMEDY_FOR_A_MISS = re.compile(r"\bCompensation\s+(?i:(?:is|are|shall\s+be|will\s+be|constitutes?)\s+(?:the\s+)?(?:sole|exclusive|only)\s+(?:and\s+exclusive\s+)?"
+# the SLA's defined remedy as the only one for a missed service level ("Compensation is the sole and exclusive remedy ... for
+# failure to comply with the warranted Service Level"): credits, or nothing, when the contract gives no way out
+_REMEDY_FOR_A_MISS = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?i:(?:is|are|shall\s+be|will\s+be|constitutes?)\s+(?:the\s+)?(?:sole|exclusive|only)\s+(?:and\s+exclusive\s+)?"
                                 r"remed(?:y|ies)\b[^.;]{0,80}?\bfail(?:ure|ing|s|ed)?\s+to\s+(?:meet|comply\s+with|achieve)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
                                 r"(?:service\s+levels?|sla|slo|uptime|availability)\b)")
 CREDIT = Folded(r"\b(?:credit(?:s|ing|ed)?|rebates?|compensatory|(?:availability|service[\s-]level|sla|uptime)\s+penalt(?:y|ies)|penalt(?:y|ies)\s+(?:of|for)\s+(?:un)?availability)\b")

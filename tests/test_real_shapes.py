@@ -146,6 +146,8 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
     # service level
     ("Compensation is the sole and exclusive remedy to Customer for failure to comply with the warranted Service Level.", "CON006", 25,
      "clause 1.1 makes service credits the 'sole and exclusive remedy'" + SOLE),
+    ("Fee Reduction is the sole and exclusive remedy for failure to meet the Service Level.", "CON006", 26,
+     "clause 1.1 makes service credits the 'sole and exclusive remedy'" + SOLE),
     # round nine: a question promises nothing, the answer after it still does
     ("What will Provider attempt to do if a GPU fails? Provider will try to replace it.", "CON001", 68,
      'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'try\'' + EFFORT),
