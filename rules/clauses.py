@@ -68,8 +68,8 @@ def _starts_with_letter(alternative: str) -> bool:
 
 
 def _joined(alternatives: list[str]) -> str:
-    """The phrases as one alternation, each a whole word or hyphenated compound."""
-    return r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])"
+    """The phrases as one alternation, each a whole word or hyphenated compound (Markdown's underscores may wrap it: "_try_")."""
+    return r"(?<![^\W_])(?<!-)(?:" + "|".join(alternatives) + r")(?![\w-])"
 
 
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")  # (?i) and the like; a scoped (?i:...) has a colon

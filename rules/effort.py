@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from clusterlint.contracts.folded import Folded
+from clusterlint.contracts.sentences import sentence_span
 from clusterlint.rules import clauses
 from clusterlint.rules.anchors import anchored, quoted, words
 from clusterlint.rules.clauses import parts, phrase_pattern, texts
@@ -37,14 +38,40 @@ EFFORT_WORDS = Folded(
 _GOAL = Folded(r"goal|objective")
 # what a programme or a document is for, not a result owed to the customer: "the Matching Fund aims to encourage the community"
 # (or what the vendor's conduct is for: "We do our best to deserve that trust", "endeavors to ensure you are successful")
-_PURPOSE = Folded(r"\s+(?:to\s+)?(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness|deserv|earn\w*\s+(?:\w+\s+)?trust"
+_PURPOSE = Folded(r"\s+(?:to\s+)?(?:encourag|promot|foster|inspir|celebrat|reward|rais\w*\s+awareness|deserv|earn\w*\s+(?:\w+\s+)?trust|empower"
+                   r"|be\s+(?:the|a)\s+(?:most|best|leading|first|premier)\b|help\s+deliver|quickly\s+enable|enable\s+(?:new\s+)?(?:users|researchers)"
                    r"|ensure\s+(?:that\s+)?(?:you|customers?|users?|our\s+customers)\s+(?:are|is|will\s+be|become)\s+successful|help\s+(?:you|customers?|users?)\s+succeed)")
+# what a document or a statement of purpose is for: "This guide aims to ...", "The SLA's purpose is to ensure Provider strives to ..."
+_DOCUMENT_AIMS = Folded(r"(?:\b(?:this|the)\s+(?:guide|page|document|section|tutorial|course|chapter|faq|article|handbook|manual|website)\s+"
+                        r"|\bpurpose\s+is\s+to\b[^.;]{0,60})$")
+# what a sentence defines, not a promise: "Response Time is the estimated time in which personnel try to respond", "best-effort
+# support means doing our utmost", "it refers to making all reasonable endeavors", "a primary service is one where we expect to"
+_DEFINES = Folded(r"\b(?:means|refers\s+to|is\s+defined\s+as|is\s+one\s+(?:where|in\s+which|that))\b[^.;]{0,120}$")
+_DEFINED_BY = Folded(r"(?:\s+[\w-]+){0,2}\s+(?:means|is\s+defined\s+as|refers\s+to)\b")  # the term defined: "best-effort support means"
+_FIRST_PERSON = re.compile(r"(?:^|(?<=[\s(\W]))I\s+(?:[a-z]+\s+){0,3}$")  # the user who signs: "I will use best efforts", "I should make"
+_HOPE_AS_NOUN = Folded(r"\b(?:with|in)\s+the\s+$")  # "with the hope to lower the overhead": why a thing was done
+_TERM_IS = re.compile(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?!(?:The|This|That|Our|Each|Any|Every|All)\b)[A-Z][\w-]*\s+[A-Z][\w-]*\s+(?:is|are)\s+(?:the|an?)\b")
+# what was done, not promised: "UKRI has endeavoured to ensure"; an effort that stops: "we will stop trying to submit jobs"
+_DONE = Folded(r"\b(?:has|have|had)\s+(?:\w+\s+)?$")
+_STOPS = Folded(r"\b(?:stop|stops|stopped|cease|ceases)\s+$")
+# a program tries, not a party: "The LUMI module will try to detect the node type", "the scheduler will attempt to place the job"
+_SOFTWARE = Folded(r"\b(?:module|scheduler|script|installer|daemon|plugin|algorithm|command|program|client|tool|library|package|slurm)\W{0,2}\s+"
+                   r"(?:will|would|may|can|shall)\s+(?:\w+\s+)?$")
 # "targeted at" an audience, not a date: "It's specifically targeted at cloud solutions" (but "targeted at the end of March")
 _AUDIENCE = Folded(r"\s+at\s+(?!(?:the\s+)?(?:end|start|beginning|middle|close)\b|\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|q[1-4]\b)")
 # what the vendor is always doing, no promise about a result: "We're always trying to improve our Services, so they may change"
 _HABIT = Folded(r"\b(?:is|are|am|['’]re|['’]m)\s+(?:always|constantly|continually|continuously|forever)\s+$")
+# a try negated, a prohibition: "Not to disrupt the Services ..., nor to try to breach their security"
+_NEGATED = Folded(r"\b(?:not|nor|never)\s+(?:to\s+)?$")
+# somebody else trying: "timely support to users trying to apply for access"
+_OTHERS_TRYING = Folded(r"\b(?:users?|customers?|people|anyone|someone|researchers?|applicants?|those|persons?|visitors?|clients?|members?"
+                        r"|students?|jobs?|applications?|workloads?|codes?)\s+(?:(?:who|that|which)\s+(?:are\s+|is\s+)?)?$")
+# attempts as the subject of their consequence: "Attempts to subvert these limits ... may result in termination"
+_ATTEMPTS_THAT = Folded(r"(?:any\s+|all\s+)?attempts?\s+to\b[^.;]{0,200}?\b(?:may|will|shall|can|could|would|is|are)\s+(?:\w+\s+)?"
+                        r"(?:result|lead|incur|constitut|violat|be\s+(?:treated|considered|deemed|grounds|void)|prohibited|forbidden|not\s+(?:permitted|allowed))")
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
+_LABEL = re.compile(r"\W{0,3}:\W{0,3}\d")  # a label and its figure
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
 _ITEM_START = Folded(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$")  # "(c) attempt to ...": a list's item
 # a list item that runs on from a lead-in the clause does not hold ("Partner shall ensure that the Endpoint: ... (c) uses
@@ -86,7 +113,7 @@ def reasonable_effort_clause(review, params):
             found = found or parts(item.text, who)  # once per text: linear however many matches
             if found.firm:
                 break  # a hard date or figure with the customer's remedy: the effort words only add to it
-            said = _ASIDE.sub("", words(match))
+            said = _ASIDE.sub("", words(match)).strip("_*")  # not Markdown's emphasis: "_try_"
             how = "" if learned is None else f", confirmed by the learned reading ({learned.describe()})"
             yield anchored(review, item, match, f"{item.label} is {reading.describe()} that promises only {said!r}{how}: "
                            f"{found.describe()}; an effort promise cannot be enforced", reading, learned)
@@ -105,10 +132,13 @@ def _effort_words(pattern, text, threshold):
 
 
 def _defined_term(text: str, match: re.Match) -> bool:
-    """Whether the words are part of a capitalised defined term: "the Target Uptime", "Service Level Target"."""
+    """Whether the words are part of a capitalised defined term: "the Target Uptime", "Service Level Target", "meet target
+    Resolution Times" (not a label that states its figure: "Target Availability: 99.99%")."""
     first = match.group(0)[:1]
-    if not first.isupper() or not _ACTION_WORD.match(match.group(0)) and not _GOAL.match(match.group(0)):
+    if not _ACTION_WORD.match(match.group(0)) and not _GOAL.match(match.group(0)) or _LABEL.match(text, match.end()):
         return False
+    if not first.isupper():
+        return match.group(0).lower().startswith("target ") and bool(_TERM_AFTER.match(text, match.start() + 6))
     return bool(_TERM_AFTER.match(text, match.start() + len(match.group(0).split()[0])) or _TERM_BEFORE.search(text, max(0, match.start() - 30), match.start()))
 
 
@@ -142,6 +172,20 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # "the Matching Fund aims to encourage the community to contribute": a purpose, not a result owed
     if words.split()[0].lower().endswith("ing") and _HABIT.search(text, max(0, match.start() - 30), match.start()):
         return True  # "we're always trying to improve our products": a standing habit described, no result promised
+    if _NEGATED.search(text, max(0, match.start() - 12), match.start()) or _ATTEMPTS_THAT.match(text, match.start()):
+        return True  # "nor to try to breach their security": a prohibition; "Attempts to subvert the limits may result in ...": a noun
+    if _OTHERS_TRYING.search(text, max(0, match.start() - 30), match.start()) and (_ACTION_WORD.match(words) or words.lower().startswith("aim")):
+        return True  # "support to users trying to apply for access", "jobs that aim to scale out": they try, not the vendor
+    if reading.subject == "I" or _FIRST_PERSON.search(text, sentence_span(text, match.start())[0], match.start()):
+        return True  # the user who signs speaks: "I will use best efforts to publish the results"
+    if _DOCUMENT_AIMS.search(text, max(0, sentence_span(text, match.start())[0]), match.start()) \
+            or _DEFINES.search(text, max(0, match.start() - 140), match.start()) or _DEFINED_BY.match(text, match.end()) \
+            or _TERM_IS.match(text, sentence_span(text, match.start())[0]) or words.lower().startswith("hop") \
+            and _HOPE_AS_NOUN.search(text, max(0, match.start() - 12), match.start()):
+        return True  # what a document is for; what a sentence defines
+    if _DONE.search(text, max(0, match.start() - 20), match.start()) and words.split()[0].lower().endswith("ed") \
+            or _STOPS.search(text, max(0, match.start() - 12), match.start()) or _SOFTWARE.search(text, max(0, match.start() - 40), match.start()):
+        return True  # done, not promised; an effort that stops; a program tries
     if reading.obligor != "none":
         return False
     if reading.modality == "aspiration":  # a noun, nobody aims: "connection attempts to the Instance fail",
@@ -152,8 +196,6 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
 
 def _asks(text: str, offset: int) -> bool:
     """Whether the sentence that holds `offset` is a question."""
-    from clusterlint.contracts.sentences import sentence_span
-
     return text[: sentence_span(text, offset)[1]].rstrip().endswith("?")
 
 

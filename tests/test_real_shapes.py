@@ -193,6 +193,31 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      + DOWNTIME),
     ("Unavailability of a Node: loss of external connectiveness for more than 5 minutes.", "CON007", 39,
      "clause 1.1 counts downtime only as loss of connectivity ('external connectiveness')" + DOWNTIME),
+    # round ten (round ten's second pool, development): due diligence is an effort standard
+    ("Provider does its due diligence to keep the data safe.", "CON001", 14,
+     'clause 1.1 is a vendor description ("Provider") that promises only \'does its due diligence\'' + EFFORT),
+    # round ten (public research-computing and support pages, read outside the repository): a response target as a label; a
+    # target turnaround; "its goal for ... is to"; "work to", "work doubly hard to"; "to the best of our abilities"; "all reasonable
+    # precautions"; Markdown's emphasis around the effort word
+    ("Response Target: 2 hours", "CON001", 5,
+     "clause 1.1 is an unattributed description that promises only 'Response Target': it has a number with a unit but no date and "
+     "no remedy for the customer; an effort promise cannot be enforced"),
+    ("Emergency: 4 hour target turnaround", "CON001", 23,
+     "clause 1.1 is an unattributed description that promises only 'target turnaround': it has a number with a unit but no date "
+     "and no remedy for the customer; an effort promise cannot be enforced"),
+    ("Provider's goal for planned outages is to keep them short.", "CON001", 16,
+     'clause 1.1 is a vendor description ("Provider\'s") that promises only \'goal for planned outages is\'' + EFFORT),
+    ("We’ll work to resolve routine tickets within one day.", "CON001", 11,
+     'clause 1.1 is a vendor obligation ("We" + "’ll") that promises only \'work\': it has a date but no number with a unit and no '
+     "remedy for the customer; an effort promise cannot be enforced"),
+    ("We will work doubly hard to put things right.", "CON001", 13,
+     'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'work doubly hard\'' + EFFORT),
+    ("We will keep you informed to the best of our abilities.", "CON001", 31,
+     'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'to the best of our abilities\'' + EFFORT),
+    ("Provider takes all reasonable precautions to keep the data safe.", "CON001", 24,
+     'clause 1.1 is a vendor description ("Provider") that promises only \'reasonable precautions\'' + EFFORT),
+    ("We will _try_ to notify users by email.", "CON001", 14,
+     'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'try\'' + EFFORT),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -264,6 +289,24 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "Uptime will not include unavailability due to: general internet connectivity problems beyond our control.",
     "Downtime means the minutes in which the service is unavailable, excluding scheduled maintenance.",
     "Status updates on any outage are accessible from the customer portal.",
+    # round ten (round ten's second pool, development): attempts as the subject of their consequence; a try negated; others trying
+    "Attempts to get round the quotas by opening several accounts may result in the accounts being closed.",
+    "Not to disrupt the cluster, nor to try to get round its security.",
+    "Provider gives timely help to researchers trying to apply for an allocation.",
+    # round ten (public research-computing pages): a definition; a document's purpose; what was done; a program's attempt; others'
+    # aims; the signing user's voice; an effort that stops; a defined target; an attempt and its penalty; a mission; hope as a noun
+    "*Response Time is the estimated time in which staff try to respond to a request.",
+    "In short, best-effort support means doing our utmost to help.",
+    "This guide aims to get new users running on the cluster quickly.",
+    "The lab has endeavoured to make the transfer fair to every user.",
+    "The scheduler will attempt to place the job on the newest nodes first.",
+    "The partition setup favours jobs that aim to scale out.",
+    "I will use best efforts to cite the facility in my papers.",
+    "We will stop trying to submit jobs until the downtime is over.",
+    "The team is not responsible for meeting target Resolution Times if the customer does not reply.",
+    "Any deliberate attempt to get round the scheduler will incur penalties.",
+    "Research Computing strives to empower researchers with modern tools.",
+    "The quota was raised, with the hope to cut the overhead of context switches.",
     # issue 34: a negation still reaches over a bracket that follows it
     "The credit for an outage is not (as noted above) the exclusive remedy.",
 ])

@@ -148,7 +148,7 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                           'params': {'learned': 0.5,
                                                      'phrases': ['(?:commercially )?reasonabl[ey](?: |-)(?:best '
                                                                  '|commercial '
-                                                                 ')?(?:efforts?|endeavou?rs?|steps|attempts?|measures)',
+                                                                 ')?(?:efforts?|endeavou?rs?|steps|attempts?|measures|precautions)',
                                                                  'every (?:reasonable |possible |practicable )?effort',
                                                                  'commercially reasonable',
                                                                  'best(?: |-)(?:possible |reasonable '
@@ -167,6 +167,8 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:do|does|doing|try|tries|trying) '
                                                                  '(?:its|our|their|the) (?:very |level '
                                                                  ')?(?:best|utmost|hardest|possible|maximum)',
+                                                                 '(?:do|does|doing|exercis(?:e|es|ing)|us(?:e|es|ing)) '
+                                                                 '(?:(?:its|our|their|all) )?due diligence',
                                                                  '(?:make|makes|making) the best of (?:its|their|our) '
                                                                  'efforts?',
                                                                  '(?:make|makes|making) (?:its|our|their) (?:very '
@@ -177,10 +179,17 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:efforts?|endeavou?rs?)',
                                                                  'aim(?:s|ing)? (?:to|for)',
                                                                  'efforts?(?: [a-z]+){0,4}? (?:will|shall) be made',
-                                                                 "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition) "
-                                                                 '(?:is|will be) to',
+                                                                 "(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition)(?: "
+                                                                 'for(?: [a-z]+){1,4})? (?:is|will be) to',
                                                                  'targets?(?= \\d| an? )',
                                                                  '(?:goal|objective)(?=s?\\W{0,3}:\\W{0,3}\\d)',
+                                                                 'goal '
+                                                                 '(?:response|resolution|restoration|turnaround|turn-around) '
+                                                                 'times?',
+                                                                 '(?:response|resolution|restoration) '
+                                                                 'target(?=\\W{0,3}:\\W{0,3}\\d)',
+                                                                 'target (?:turnaround|turn-around|turn around)',
+                                                                 '(?:response|resolution) target (?:is|of)(?= \\d)',
                                                                  'target '
                                                                  '(?:availability|uptime|delivery|date|response|resolution|completion|service)',
                                                                  'targeted',
@@ -188,7 +197,13 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  'in good faith)? to',
                                                                  'be attempted',
                                                                  'work(?:s|ing)? towards?',
-                                                                 'work(?:s|ing)? hard to',
+                                                                 'work(?:s|ing)? (?:(?:doubly|very|extra|really) '
+                                                                 ')?hard to',
+                                                                 "(?:(?<=will\\s)|(?<=['’]ll\\s)|(?<=shall\\s))work "
+                                                                 'to(?! the\\b| a\\b| an\\b| be\\b)',
+                                                                 'to the best of (?:our|its|their|my) '
+                                                                 '(?:abilit(?:y|ies)|efforts?)',
+                                                                 'it is hoped',
                                                                  '(?:so|as) far as (?:is )?reasonably '
                                                                  '(?:practicable|possible)',
                                                                  'as '
@@ -206,27 +221,38 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'efforts", "best endeavours", "strives to", "aims to", "on a '
                                                  'best-effort basis", "target date", a response time given as a '
                                                  '"Goal:", work "as reliable as is reasonably practical", "targets for '
-                                                 'the team to strive towards"), and on effort words no party is named '
-                                                 'for in the vendor\'s paper ("Support is provided on a best-effort '
+                                                 'the team to strive towards", "does its due diligence to ensure", '
+                                                 '"Response Target: 2 hours", "4 hour target turnaround", "the goal is '
+                                                 'to", "we\'ll work to resolve", "to the best of our abilities", "all '
+                                                 'reasonable precautions"), and on effort words no party is named for '
+                                                 'in the vendor\'s paper ("Support is provided on a best-effort '
                                                  'basis"). The finding points at the effort words and names the party '
                                                  'and the modal it read ("Provider" + "will"). Does not fire on the '
                                                  'customer\'s duty ("Customer will use reasonable efforts to prevent '
                                                  'unauthorized use"), a mutual one, a prohibition ("You may not '
-                                                 'attempt to ...", "register, or attempt to register", "decompile, or '
-                                                 'otherwise attempt to derive"), an item whose party is in a lead-in '
-                                                 'the clause does not hold ("(c) uses commercially reasonable efforts '
-                                                 'to ..." after "Partner shall ensure:"), the purpose of a programme '
-                                                 '("the Matching Fund aims to encourage the community", "to ensure you '
-                                                 'are successful"), what the vendor is always doing now ("We\'re '
-                                                 'always trying to improve our products"), a permission ("Provider may '
-                                                 'make commercially reasonable updates"), a condition ("If the '
-                                                 'Supplier fails, despite using reasonable endeavours, ..."), a noun '
-                                                 'or adjective ("any attempt to assign is void", "commercially '
-                                                 'reasonable safeguards"), a class of service ("best-effort queue '
-                                                 'jobs"), a defined term ("Target Uptime"), a definition or recital, '
-                                                 'or a firm measurable duty ("respond within one business day"). A '
-                                                 'clause that states a date or a figure and a remedy for the customer '
-                                                 '(a credit, a refund, a right to terminate) is not flagged: there the '
+                                                 'attempt to ...", "nor to try to breach their security", "register, '
+                                                 'or attempt to register", "decompile, or otherwise attempt to '
+                                                 'derive"), an item whose party is in a lead-in the clause does not '
+                                                 'hold ("(c) uses commercially reasonable efforts to ..." after '
+                                                 '"Partner shall ensure:"), the purpose of a programme ("the Matching '
+                                                 'Fund aims to encourage the community", "to ensure you are '
+                                                 'successful"), what the vendor is always doing now ("We\'re always '
+                                                 'trying to improve our products"), somebody else\'s trying ("support '
+                                                 'to users trying to apply"), a permission ("Provider may make '
+                                                 'commercially reasonable updates"), a condition ("If the Supplier '
+                                                 'fails, despite using reasonable endeavours, ..."), a noun or '
+                                                 'adjective ("any attempt to assign is void", "Attempts to subvert '
+                                                 'these limits may result in termination", "commercially reasonable '
+                                                 'safeguards"), a class of service ("best-effort queue jobs"), a '
+                                                 'defined term ("Target Uptime"), a definition or recital ("Response '
+                                                 'Time is the estimated time in which staff try to respond", '
+                                                 '"best-effort support means doing our utmost"), what a document is '
+                                                 'for ("This guide aims to"), what was done ("has endeavoured to"), a '
+                                                 'program\'s attempt ("the scheduler will attempt to place the job"), '
+                                                 'the signing user\'s own promise ("I will use best efforts"), or a '
+                                                 'firm measurable duty ("respond within one business day"). A clause '
+                                                 'that states a date or a figure and a remedy for the customer (a '
+                                                 'credit, a refund, a right to terminate) is not flagged: there the '
                                                  'effort words add to a promise that can be enforced. Applies to every '
                                                  'kind of paper.',
                                           'fix': 'Replace the effort promise with an obligation: "shall" plus a date '
@@ -4256,7 +4282,8 @@ SYSTEMS = {'schema_version': 1,
                                                                 'words': '"host_storage_type": "NVMe SSD", '
                                                                          '"host_storage_capacity": "20 TB"'}}}}}
 
-PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition)[\\s*_]+(?:is|will[\\s*_]+be)[\\s*_]+to": True,
+PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition)(?:[\\s*_]+for(?:[\\s*_]+[a-z]+){1,4})?[\\s*_]+(?:is|will[\\s*_]+be)[\\s*_]+to": True,
+ "(?:(?<=will\\s)|(?<=['’]ll\\s)|(?<=shall\\s))work[\\s*_]+to(?![\\s*_]+the\\b|[\\s*_]+a\\b|[\\s*_]+an\\b|[\\s*_]+be\\b)": True,
  '(?:according[\\s*_]+to|in[\\s*_]+accordance[\\s*_]+with|in[\\s*_]+line[\\s*_]+with)[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:existences|stocks?|inventory|availability)': True,
  "(?:after|until|once|upon|when)[\\s*_]+(?:[a-z'’-]+[\\s*_]+){0,3}?confirm(?:s|ed|ation[\\s*_]+of)?[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:stock|availability|allocation|supply|inventory)": True,
  "(?:allocation|allotment|stocks?|suppl(?:y|ies)|inventory)[\\s*_]+(?:[a-z0-9'’-]+[\\s*_]+){0,5}?(?:is|are|proves?|becomes?)[\\s*_]+(?:insufficient|inadequate|exhausted)": True,
@@ -4267,11 +4294,12 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:availability|capacity|stock|inventory|supply|supply[\\s*_]+chain)[\\s*_]+permitting': True,
  '(?:availability|supply|stock|inventory|allocation)[- ](?:dependent|based|driven|constrained)': True,
  '(?:best|first)[- ]availability': True,
- '(?:commercially[\\s*_]+)?reasonabl[ey](?:[\\s*_]+|-)(?:best[\\s*_]+|commercial[\\s*_]+)?(?:efforts?|endeavou?rs?|steps|attempts?|measures)': True,
+ '(?:commercially[\\s*_]+)?reasonabl[ey](?:[\\s*_]+|-)(?:best[\\s*_]+|commercial[\\s*_]+)?(?:efforts?|endeavou?rs?|steps|attempts?|measures|precautions)': True,
  "(?:depends?|depending|dependent)[\\s*_]+(?:up)?on[\\s*_]+(?:[a-z'’-]+[\\s*_]+){0,3}?demand": True,
  "(?:depends?|depending|dependent|conditional|contingent)[\\s*_]+(?:up)?on[\\s*_]+(?:[a-z'’-]+[\\s*_]+){0,4}?(?:availability|supply|stock|inventory|allocation)": True,
  "(?:depends?|depending|dependent|conditional|contingent)[\\s*_]+(?:up)?on[\\s*_]+(?:the[\\s*_]+|what[\\s*_]+|whatever[\\s*_]+)?(?:capacity|gpus|hardware|stock|inventory)[\\s*_]+(?:[a-z'’-]+[\\s*_]+)?(?:ha(?:s|ve)|holds?)": True,
  '(?:diligent|good(?:[\\s*_]+|-)faith)[\\s*_]+(?:efforts?|endeavou?rs?|attempts?)': True,
+ '(?:do|does|doing|exercis(?:e|es|ing)|us(?:e|es|ing))[\\s*_]+(?:(?:its|our|their|all)[\\s*_]+)?due[\\s*_]+diligence': True,
  '(?:do|does|doing|try|tries|trying)[\\s*_]+(?:its|our|their|the)[\\s*_]+(?:very[\\s*_]+|level[\\s*_]+)?(?:best|utmost|hardest|possible|maximum)': True,
  '(?:everything|whatever|all[\\s*_]+that[\\s*_]+is)[\\s*_]+reasonably[\\s*_]+(?:possible|practicable|achievable)': True,
  '(?:goal|objective)(?=s?\\W{0,3}:\\W{0,3}\\d)': True,
@@ -4284,6 +4312,8 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  '(?:make|makes|making)[\\s*_]+(?:its|our|their)[\\s*_]+(?:very[\\s*_]+)?best(?![\\s*_]+efforts?|[\\s*_]+endeavou?rs?)': True,
  '(?:make|makes|making)[\\s*_]+the[\\s*_]+best[\\s*_]+of[\\s*_]+(?:its|their|our)[\\s*_]+efforts?': True,
  '(?:make|makes|making|made|put|puts|putting|realis(?:e|es|ing)|realiz(?:e|es|ing)|deploy(?:s|ing)?|employ(?:s|ing)?|exert(?:s|ing)?)[\\s*_]+(?:an?|its|their|our|all|any)[\\s*_]+(?:[a-z-]+[\\s*_]+)?efforts?': True,
+ '(?:response|resolution)[\\s*_]+target[\\s*_]+(?:is|of)(?=[\\s*_]+\\d)': True,
+ '(?:response|resolution|restoration)[\\s*_]+target(?=\\W{0,3}:\\W{0,3}\\d)': True,
  '(?:seek(?:s|ing)?|hop(?:es?|ing)|intend(?:s|ing)?|expect(?:s|ing)?)(?:,[^,.;]{0,40},)?[\\s*_]+to': True,
  '(?:sold|allocated|assigned|provided|offered)[\\s*_]+(?:on|in)[\\s*_]+(?:an?[\\s*_]+)?first[- ]come,?[\\s*_]+first[- ]serve[ds]?[\\s*_]+(?:basis|order)': True,
  '(?:so|as)[\\s*_]+far[\\s*_]+as[\\s*_]+(?:is[\\s*_]+)?reasonably[\\s*_]+(?:practicable|possible)': True,
@@ -4311,6 +4341,8 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  'endeavou?r(?:s|ed|ing)?(?:,[^,.;]{0,40},)?[\\s*_]+to': True,
  'every[\\s*_]+(?:reasonable[\\s*_]+|possible[\\s*_]+|practicable[\\s*_]+)?effort': True,
  'exert(?:s|ing)?[\\s*_]+(?:itself|themselves|ourselves)[\\s*_]+to': True,
+ 'goal[\\s*_]+(?:response|resolution|restoration|turnaround|turn-around)[\\s*_]+times?': True,
+ 'it[\\s*_]+is[\\s*_]+hoped': True,
  'obligations?[\\s*_]+of[\\s*_]+means': True,
  'on[\\s*_]+an[\\s*_]+as[- ]available[\\s*_]+basis': True,
  'self[- ]supply': True,
@@ -4321,10 +4353,12 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  "subject[\\s*_]+(?:always[\\s*_]+|only[\\s*_]+)?to[\\s*_]+(?:the[\\s*_]+)?(?:oem|manufacturer|factory|vendor|supplier|distributor)['’]?s?[\\s*_]+allocation": True,
  'subject[\\s*_]+to[\\s*_]+prior[\\s*_]+sale': True,
  'target[\\s*_]+(?:availability|uptime|delivery|date|response|resolution|completion|service)': True,
+ 'target[\\s*_]+(?:turnaround|turn-around|turn[\\s*_]+around)': True,
  'targeted': True,
  'targets?(?=[\\s*_]+\\d|[\\s*_]+an?[\\s*_]+)': True,
+ 'to[\\s*_]+the[\\s*_]+best[\\s*_]+of[\\s*_]+(?:our|its|their|my)[\\s*_]+(?:abilit(?:y|ies)|efforts?)': True,
  'to[\\s*_]+the[\\s*_]+extent[\\s*_]+(?:that[\\s*_]+)?(?:(?:it|they|these|those)[\\s*_]+(?:is|are)[\\s*_]+)?available': True,
  "while[\\s*_]+(?:[a-z0-9'’-]+[\\s*_]+){0,4}?(?:stocks?|supplies|supply|inventory|allocations?)(?:[\\s*_]+[a-z0-9'’-]+){0,3}?[\\s*_]+lasts?": True,
  'while[\\s*_]+(?:stocks?|supplies|supply|inventory)[\\s*_]+lasts?': True,
- 'work(?:s|ing)?[\\s*_]+hard[\\s*_]+to': True,
+ 'work(?:s|ing)?[\\s*_]+(?:(?:doubly|very|extra|really)[\\s*_]+)?hard[\\s*_]+to': True,
  'work(?:s|ing)?[\\s*_]+towards?': True}

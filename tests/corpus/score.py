@@ -89,7 +89,10 @@ REAL = {
         "yandex-nebius-il-sla", "kbase-sla-poc", "moj-cloud-platform-operational-processes",
         # round ten: the second real blind split (its positives seen and a false finding raised by a change; real/SPLIT.md) and the
         # fifteenth (scored twice, its misses then read), retired
-        "github-enterprise-sla", "gcforms-sla", "yandex-nebius-il-sla-compute", "yandex-nebius-il-sla-mdb", "yandex-nebius-il-tsr")),
+        "github-enterprise-sla", "gcforms-sla", "yandex-nebius-il-sla-compute", "yandex-nebius-il-sla-mdb", "yandex-nebius-il-tsr",
+        # round ten's second pool: the development documents fixed by the slug hash beside real-blind-17 (real/SPLIT.md)
+        "usegalaxy-eu-terms-of-service", "cms-blue-button-api-terms-of-service", "reannz-nesi-hpc-acceptable-use-policy",
+        "reannz-nesi-hpc-access-policy")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
     # chosen in round ten (ninth pool: two HPC centres' SLAs, see real/SPLIT.md) before any labelling, never tuned on
