@@ -142,30 +142,21 @@ def test_the_fourth_real_blind_split_meets_the_target():
     assert len(score.load("real-blind-4")) == 134
 
 
-# real-blind-16 (round ten: ASGC's Common SLA and NCAR CIRRUS's SLAs, two HPC centres, real/SPLIT.md), labelled from the rule docs by
-# a helper who did not run the tool and scored once by the lead in round ten (totals only): CON001 found 1 of its 5 positives; no
-# false finding for any rule; no positive for CON005, CON006 or CON007. Today's reading is asserted as a floor, and the target as a
-# strict expected failure. Real-blind-2 and -15 were retired into real-dev in round ten (real/SPLIT.md)
-REAL_BLIND_16_FLOOR = {"CON001": (1.0, 0.2), "CON005": (1.0, 1.0), "CON006": (1.0, 1.0), "CON007": (1.0, 1.0)}
-
-
-def test_the_sixteenth_real_blind_split_does_not_fall_below_its_first_reading():
-    counts, _, _ = _score("real-blind-16")  # its misses are not printed: nothing is tuned on them
-    assert {rule: (round(c["precision"], 2) >= REAL_BLIND_16_FLOOR[rule][0], round(c["recall"], 2) >= REAL_BLIND_16_FLOOR[rule][1])
-            for rule, c in counts.items()} == {rule: (True, True) for rule in REAL_BLIND_16_FLOOR}
-    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 5, "CON005": 0, "CON006": 0, "CON007": 0}
-    assert len(score.load("real-blind-16")) == 101
-
-
-@pytest.mark.xfail(strict=True, reason="real-blind-16 reads CON001 recall 0.20 (4 misses, causes not read): the target is not met")
-def test_the_sixteenth_real_blind_split_meets_the_target():
-    counts, _, _ = _score("real-blind-16")
+# real-blind-17 (round ten: Search.gov's and cloud.gov.au's terms of service, Galaxy Australia's service commitments, Scalingo's
+# database service classes; the four lowest slug hashes of a pool of eight, real/SPLIT.md), labelled from the rule docs by a helper
+# who did not run the tool, scored once by the lead at the end of round ten's changes (totals only): CON001 found all 5 of its
+# positives, no false finding for any rule, no positive for CON005, CON006 or CON007 (the session's starting version read the same).
+# Real-blind-16 (two HPC centres' SLAs) was scored twice and retired into real-dev in round ten, its misses read (real/SPLIT.md)
+def test_the_seventeenth_real_blind_split_meets_the_target():
+    counts, _, _ = _score("real-blind-17")  # its misses are not printed: nothing is tuned on them
     assert all(score.meets(c, TARGET) for c in counts.values())
+    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 5, "CON005": 0, "CON006": 0, "CON007": 0}
+    assert len(score.load("real-blind-17")) == 144
 
 
 def test_the_real_splits_are_whole_documents_apart():
     slugs = {split: {path.stem for path in score.REAL[split]} for split in score.REAL}
-    assert set(slugs) == {"real-dev", "real-blind-4", "real-blind-16", "real-blind-17"}  # the first to third and fifth to fifteenth blind
+    assert set(slugs) == {"real-dev", "real-blind-4", "real-blind-17"}  # the first to third and fifth to sixteenth blind
     # splits were retired into real-dev (rounds four, five, seven, nine and ten)
     assert {"github-enterprise-cloud-addendum", "bonterms-cloud-terms", "cdr-availability-requirements", "commonpaper-software-license",
             "gitlab-availability-sla", "supabase-sla", "github-marketplace-developer-agreement", "zulip-terms-of-service"} <= slugs["real-dev"]

@@ -218,6 +218,15 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      'clause 1.1 is a vendor description ("Provider") that promises only \'reasonable precautions\'' + EFFORT),
     ("We will _try_ to notify users by email.", "CON001", 14,
      'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'try\'' + EFFORT),
+    # round ten (real-blind-16, retired into development): a service level given only as a target, or as a target's label with
+    # its figure; support "as time allows"
+    ("Response time is provided as a service level target.", "CON001", 31,
+     "clause 1.1 is an unattributed description that promises only 'as a service level target'" + EFFORT),
+    ("Average service level target (as a percentage per month): 95%", "CON001", 13,
+     "clause 1.1 is an unattributed description that promises only 'service level target': it has a number with a unit but no date "
+     "and no remedy for the customer; an effort promise cannot be enforced"),
+    ("Support for user codes is given on a consultation basis as time allows.", "CON001", 61,
+     "clause 1.1 is an unattributed description that promises only 'as time allows'" + EFFORT),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]

@@ -189,6 +189,11 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                                  '(?:response|resolution|restoration) '
                                                                  'target(?=\\W{0,3}:\\W{0,3}\\d)',
                                                                  'target (?:turnaround|turn-around|turn around)',
+                                                                 '(?:(?<=provided\\s)|(?<=given\\s)|(?<=set\\s)|(?<=stated\\s)|(?<=expressed\\s))as '
+                                                                 '(?:an? |the )?(?:[a-z]+ ){0,3}targets?',
+                                                                 'service level '
+                                                                 'targets?(?=\\W{0,3}(?:\\([^)]{0,40}\\))?\\W{0,3}:\\W{0,3}\\d)',
+                                                                 'as time (?:allows|permits)',
                                                                  '(?:response|resolution) target (?:is|of)(?= \\d)',
                                                                  'target '
                                                                  '(?:availability|uptime|delivery|date|response|resolution|completion|service)',
@@ -222,26 +227,28 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                  'best-effort basis", "target date", a response time given as a '
                                                  '"Goal:", work "as reliable as is reasonably practical", "targets for '
                                                  'the team to strive towards", "does its due diligence to ensure", '
-                                                 '"Response Target: 2 hours", "4 hour target turnaround", "the goal is '
-                                                 'to", "we\'ll work to resolve", "to the best of our abilities", "all '
-                                                 'reasonable precautions"), and on effort words no party is named for '
-                                                 'in the vendor\'s paper ("Support is provided on a best-effort '
-                                                 'basis"). The finding points at the effort words and names the party '
-                                                 'and the modal it read ("Provider" + "will"). Does not fire on the '
-                                                 'customer\'s duty ("Customer will use reasonable efforts to prevent '
-                                                 'unauthorized use"), a mutual one, a prohibition ("You may not '
-                                                 'attempt to ...", "nor to try to breach their security", "register, '
-                                                 'or attempt to register", "decompile, or otherwise attempt to '
-                                                 'derive"), an item whose party is in a lead-in the clause does not '
-                                                 'hold ("(c) uses commercially reasonable efforts to ..." after '
-                                                 '"Partner shall ensure:"), the purpose of a programme ("the Matching '
-                                                 'Fund aims to encourage the community", "to ensure you are '
-                                                 'successful"), what the vendor is always doing now ("We\'re always '
-                                                 'trying to improve our products"), somebody else\'s trying ("support '
-                                                 'to users trying to apply"), a permission ("Provider may make '
-                                                 'commercially reasonable updates"), a condition ("If the Supplier '
-                                                 'fails, despite using reasonable endeavours, ..."), a noun or '
-                                                 'adjective ("any attempt to assign is void", "Attempts to subvert '
+                                                 '"Response Target: 2 hours", "provided as service level target", '
+                                                 '"Average service level target (as a percentage per month): 90%", '
+                                                 'support "as time allows", "4 hour target turnaround", "its goal for '
+                                                 'planned outages is to", "we\'ll work to resolve", "to the best of '
+                                                 'our abilities", "all reasonable precautions"), and on effort words '
+                                                 'no party is named for in the vendor\'s paper ("Support is provided '
+                                                 'on a best-effort basis"). The finding points at the effort words and '
+                                                 'names the party and the modal it read ("Provider" + "will"). Does '
+                                                 'not fire on the customer\'s duty ("Customer will use reasonable '
+                                                 'efforts to prevent unauthorized use"), a mutual one, a prohibition '
+                                                 '("You may not attempt to ...", "nor to try to breach their '
+                                                 'security", "register, or attempt to register", "decompile, or '
+                                                 'otherwise attempt to derive"), an item whose party is in a lead-in '
+                                                 'the clause does not hold ("(c) uses commercially reasonable efforts '
+                                                 'to ..." after "Partner shall ensure:"), the purpose of a programme '
+                                                 '("the Matching Fund aims to encourage the community", "to ensure you '
+                                                 'are successful"), what the vendor is always doing now ("We\'re '
+                                                 'always trying to improve our products"), somebody else\'s trying '
+                                                 '("support to users trying to apply"), a permission ("Provider may '
+                                                 'make commercially reasonable updates"), a condition ("If the '
+                                                 'Supplier fails, despite using reasonable endeavours, ..."), a noun '
+                                                 'or adjective ("any attempt to assign is void", "Attempts to subvert '
                                                  'these limits may result in termination", "commercially reasonable '
                                                  'safeguards"), a class of service ("best-effort queue jobs"), a '
                                                  'defined term ("Target Uptime"), a definition or recital ("Response '
@@ -4283,6 +4290,7 @@ SYSTEMS = {'schema_version': 1,
                                                                          '"host_storage_capacity": "20 TB"'}}}}}
 
 PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’]s\\s))(?:goal|aim|objective|intention|ambition)(?:[\\s*_]+for(?:[\\s*_]+[a-z]+){1,4})?[\\s*_]+(?:is|will[\\s*_]+be)[\\s*_]+to": True,
+ '(?:(?<=provided\\s)|(?<=given\\s)|(?<=set\\s)|(?<=stated\\s)|(?<=expressed\\s))as[\\s*_]+(?:an?[\\s*_]+|the[\\s*_]+)?(?:[a-z]+[\\s*_]+){0,3}targets?': True,
  "(?:(?<=will\\s)|(?<=['’]ll\\s)|(?<=shall\\s))work[\\s*_]+to(?![\\s*_]+the\\b|[\\s*_]+a\\b|[\\s*_]+an\\b|[\\s*_]+be\\b)": True,
  '(?:according[\\s*_]+to|in[\\s*_]+accordance[\\s*_]+with|in[\\s*_]+line[\\s*_]+with)[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:existences|stocks?|inventory|availability)': True,
  "(?:after|until|once|upon|when)[\\s*_]+(?:[a-z'’-]+[\\s*_]+){0,3}?confirm(?:s|ed|ation[\\s*_]+of)?[\\s*_]+(?:the[\\s*_]+|its[\\s*_]+|our[\\s*_]+|their[\\s*_]+)?(?:stock|availability|allocation|supply|inventory)": True,
@@ -4330,6 +4338,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  'as[\\s*_]+(?!soon\\b|quickly\\b|promptly\\b|early\\b)[a-z]+(?:[\\s*_]+and[\\s*_]+[a-z]+)?[\\s*_]+as[\\s*_]+(?:is[\\s*_]+)?reasonably[\\s*_]+(?:practical|practicable|possible|achievable)': True,
  "as[\\s*_]+(?:[a-z''’-]+[\\s*_]+){0,2}?(?:held|kept|carried)[\\s*_]+in[\\s*_]+(?:stock|inventory)": True,
  "as[\\s*_]+soon[\\s*_]+as[\\s*_]+(?:[a-z0-9''’-]+[\\s*_]+){0,6}?becomes?[\\s*_]+available": True,
+ 'as[\\s*_]+time[\\s*_]+(?:allows|permits)': True,
  'availability[\\s*_]+(?:is[\\s*_]+)?to[\\s*_]+be[\\s*_]+confirmed': True,
  "availability[\\s*_]+(?:of[\\s*_]+(?:[a-z'’-]+[\\s*_]+){1,4}?)?(?:is[\\s*_]+not|isn['’]t|cannot[\\s*_]+be|can[\\s*_]+not[\\s*_]+be|is[\\s*_]+not[\\s*_]+being)[\\s*_]+guaranteed": True,
  'availability[\\s*_]+basis': True,
@@ -4346,6 +4355,7 @@ PHRASE_STARTS_WITH_LETTER = {"(?:(?<=our\\s)|(?<=its\\s)|(?<=their\\s)|(?<=['’
  'obligations?[\\s*_]+of[\\s*_]+means': True,
  'on[\\s*_]+an[\\s*_]+as[- ]available[\\s*_]+basis': True,
  'self[- ]supply': True,
+ 'service[\\s*_]+level[\\s*_]+targets?(?=\\W{0,3}(?:\\([^)]{0,40}\\))?\\W{0,3}:\\W{0,3}\\d)': True,
  'subject-to-availability': True,
  "subject[\\s*_]+(?:always[\\s*_]+|only[\\s*_]+)?to[\\s*_]+(?:(?:oem|manufacturer|factory|vendor|supplier|distributor)['’]?s?[\\s*_]+)?allocation[\\s*_]+(?:from|by)": True,
  "subject[\\s*_]+(?:always[\\s*_]+|only[\\s*_]+)?to[\\s*_]+(?:[a-z'’-]+[\\s*_]+){0,3}?(?:capacity|supply|stock|inventory)(?:[\\s*_]+constraints|[\\s*_]+limits|[\\s*_]+limitations)?": True,
