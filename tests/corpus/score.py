@@ -10,7 +10,7 @@ agreements (real/, one labels file beside each document; real/SPLIT.md says how 
 before any tuning): `real-dev` (tuned on; it holds the first real blind split, blind until round four, whose misses were read in round
 four, the third, blind until round five, whose misses were read in round five, the fifth, blind until round seven, whose
 misses were read in round seven, the sixth to fourteenth, retired in round nine with their misses read, and the second,
-fifteenth and sixteenth, retired in round ten), `real-blind-4` and `real-blind-17` (never tuned on). Real and synthetic figures are printed
+fifteenth, sixteenth and eighteenth, retired in round ten), `real-blind-4` and `real-blind-17` (never tuned on). Real and synthetic figures are printed
 apart; the real blind splits are the headline. Each clause is reviewed
 alone, as the only clause of a contract with its file's `parties`, by the real rule with its default
 params (a `pdf: true` clause is first read through the PDF segmenter, as raw page lines). Also prints
@@ -94,7 +94,11 @@ REAL = {
         "usegalaxy-eu-terms-of-service", "cms-blue-button-api-terms-of-service", "reannz-nesi-hpc-acceptable-use-policy",
         "reannz-nesi-hpc-access-policy",
         # the sixteenth real blind split: scored twice in round ten, then retired and its misses read (real/SPLIT.md)
-        "asgc-common-sla", "ncar-cirrus-sla")),
+        "asgc-common-sla", "ncar-cirrus-sla",
+        # the eighteenth real blind split: scored once in round ten, then retired and its errors read (real/SPLIT.md)
+        "galaxy-australia-terms-of-service", "galaxy-australia-acceptable-use-policy", "scalingo-incidents-and-support",
+        "microsoft-aks-support-policies", "ardc-nectar-research-cloud-service-schedule", "cern-zenodo-terms-of-use",
+        "cern-zenodo-general-policies", "cockroach-labs-cockroachdb-cloud-support-and-upgrade-policy")),
     # chosen in round five by the same slug hash before any labelling, never tuned on (real/SPLIT.md)
     "real-blind-4": tuple(HERE / "real" / f"{slug}.yaml" for slug in ("commonpaper-ai-addendum", "commonpaper-partnership")),
     # chosen in round ten (tenth pool: the four lowest slug hashes of eight, see real/SPLIT.md) before any labelling, never tuned on
