@@ -64,14 +64,22 @@ _HABIT = Folded(r"\b(?:is|are|am|['’]re|['’]m)\s+(?:always|constantly|contin
 # a try negated, a prohibition: "Not to disrupt the Services ..., nor to try to breach their security"
 _NEGATED = Folded(r"\b(?:not|nor|never)\s+(?:to\s+)?$")
 # somebody else trying: "timely support to users trying to apply for access"
-_OTHERS_TRYING = Folded(r"\b(?:users?|customers?|people|anyone|someone|researchers?|applicants?|those|persons?|visitors?|clients?|members?"
-                        r"|students?|jobs?|applications?|workloads?|codes?)\s+(?:(?:who|that|which)\s+(?:are\s+|is\s+)?)?$")
+_OTHERS_TRYING = Folded(r"\b(?:(?:users?|customers?|people|anyone|someone|researchers?|applicants?|those|persons?|visitors?|clients?|members?"
+                        r"|students?|jobs?|applications?|workloads?|codes?)\s+(?:(?:who|that|which)\s+(?:are\s+|is\s+)?)?"
+                        # a use or an activity that seeks to: "your use of the service seeks to impede", "activities which seek to"
+                        r"|(?:use|activit(?:y|ies)|conduct|behaviou?r)\s+(?:of\s+(?:[\w-]+\s+){1,4}?)?(?:(?:that|which)\s+)?"
+                        # a programme's aim: "an initiative that aims to provide free access"
+                        r"|(?:initiative|project|programme|program|consortium|network|partnership|collaboration|community|alliance)\s+(?:that|which)\s+)$")
 # attempts as the subject of their consequence: "Attempts to subvert these limits ... may result in termination"
 _ATTEMPTS_THAT = Folded(r"(?:any\s+|all\s+)?attempts?\s+to\b[^.;]{0,200}?\b(?:may|will|shall|can|could|would|is|are)\s+(?:\w+\s+)?"
                         r"(?:result|lead|incur|constitut|violat|be\s+(?:treated|considered|deemed|grounds|void)|prohibited|forbidden|not\s+(?:permitted|allowed))")
 # a capitalised defined term, not a promise: "Target Uptime", "Service Level Target", "Target Response Time"
 _TERM_AFTER = re.compile(r"\s+[A-Z][a-z]")
 _LABEL = re.compile(r"\W{0,3}:\W{0,3}\d")  # a label and its figure
+# effort words that open the sentence as an adverbial ("On a best-effort basis, ..."): its main clause says who does what
+_LEADS = Folded(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?(?:on|in)\s+an?\s+")
+_LEADING = Folded(r"(?:\s+basis)?\s*,\s*")
+_MODAL = Folded(r"\b(?:will|shall|must|may|might|can|could|would)\b")
 _TERM_BEFORE = re.compile(r"[A-Z][a-z]+\s+$")
 _ITEM_START = Folded(r"^\s*(?:[-*•]\s+|\(?[a-z0-9ivx]{1,4}[.)]\s*)+$")  # "(c) attempt to ...": a list's item
 # a list item that runs on from a lead-in the clause does not hold ("Partner shall ensure that the Endpoint: ... (c) uses
@@ -84,6 +92,7 @@ _CONTINUED_ITEM = re.compile(
 # engineer, decompile, or otherwise attempt to derive" (what a prohibition lists, never an effort promise)
 # (a series of acts ending "... or seek to access": "reverse engineer, decompile or seek to access the source code")
 _ACT_OR_ATTEMPT = Folded(r"\b([a-z]{3,}),?\s+or\s+(?:to\s+)?attempt\s+to\s+\1\b|,\s+or\s+otherwise\s+attempt\s+to\b"
+                         r"|\b(?:attempt|seek|try)s?\s+to\s+or\s+[a-z]{3,}"  # "Attempt to or circumvent ...", "activities which seek to or result in"
                          r"|,\s+[a-z]{3,}(?:\s+[a-z]{3,})?,?\s+or\s+(?:otherwise\s+)?(?:attempt|seek|try)\s+to\b")
 
 
@@ -108,6 +117,13 @@ def reasonable_effort_clause(review, params):
                 continue  # "(i) is commercially reasonable;" (but "is striving to", "is hoping to" are verbs, and "is as reliable
                 # as is reasonably practical" qualifies the work)
             reading = read_at(item.text, match.start(), who)
+            lead = _LEADING.match(item.text, match.end()) if not reading.modal and _LEADS.fullmatch(
+                item.text, sentence_span(item.text, match.start())[0], match.start()) else None
+            modal = lead and _MODAL.search(item.text, lead.end(), lead.end() + 60)
+            if modal and modal.group(0).lower() in ("might", "could"):
+                continue  # "On a best-effort basis, Microsoft Support might advise ...": a possibility, no promise
+            if modal:  # "On a best-effort basis, Provider will help ...": read the main clause after it, at its verb
+                reading = read_at(item.text, modal.end(), who)
             if _binds_nobody(item.text, match, use, reading) or _asked_of_customer(item.text, match, who):
                 continue
             found = found or parts(item.text, who)  # once per text: linear however many matches
@@ -174,7 +190,7 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # "we're always trying to improve our products": a standing habit described, no result promised
     if _NEGATED.search(text, max(0, match.start() - 12), match.start()) or _ATTEMPTS_THAT.match(text, match.start()):
         return True  # "nor to try to breach their security": a prohibition; "Attempts to subvert the limits may result in ...": a noun
-    if _OTHERS_TRYING.search(text, max(0, match.start() - 30), match.start()) and (_ACTION_WORD.match(words) or words.lower().startswith("aim")):
+    if _OTHERS_TRYING.search(text, max(0, match.start() - 30), match.start()) and (_ACTION_WORD.match(words) or words.lower().startswith(("aim", "seek"))):
         return True  # "support to users trying to apply for access", "jobs that aim to scale out": they try, not the vendor
     if reading.subject == "I" or _FIRST_PERSON.search(text, sentence_span(text, match.start())[0], match.start()):
         return True  # the user who signs speaks: "I will use best efforts to publish the results"

@@ -34,7 +34,9 @@ _CAPACITY = Folded(
 _NOT_CAPACITY = Folded(
     r"\bas[\s\"”']+is\b|\b(?:no|without|any|all|disclaims?|disclaimer\s+of)\s+(?:\w+\s+)?warrant\w*|\bwarrants?\s+that\b|\bdisclaim|\bpublish\w*|\bdocumentation\b|\brelease\s+notes\b|\bdetails\b"
     r"|\bon(?<!depends\son)(?<!depending\son)(?<!dependent\son)[\s-]demand\b|\bburst\w*|\bspot\b|\bpre-?emptible\b|\binterruptible\b|\blow[\s-]priority\b|\bevict\w*|\bidle\s+capacity\b|\bfree[\s-]tier\b"
-    r"|\bflex\s+(?:class|tier|capacity|jobs?)\b|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b",
+    r"|\bflex\s+(?:class|tier|capacity|jobs?)\b|\btrial\b|\bevaluation\b|\bproof[\s-]of[\s-]concept\b|\bfund(?:ing|s)\b|\bbudget\w*|\bappropriations?\b|\bapprovals?\b"
+    # a software release that becomes available: "upgraded to the latest patch version as soon as it becomes available"
+    r"|\b(?:major|minor|patch|new|newer|latest|supported|software|firmware|innovation|regular)\s+(?:versions?|releases?)\b|\bpatch(?:es)?\b",
 )
 
 

@@ -227,6 +227,9 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      "and no remedy for the customer; an effort promise cannot be enforced"),
     ("Support for user codes is given on a consultation basis as time allows.", "CON001", 61,
      "clause 1.1 is an unattributed description that promises only 'as time allows'" + EFFORT),
+    # round ten (real-blind-18, retired into development): effort words opening the sentence are read with its main clause
+    ("On a best-effort basis, Provider will help tune the NCCL settings.", "CON001", 10,
+     'clause 1.1 is a vendor obligation ("Provider" + "will") that promises only \'best-effort\'' + EFFORT),
 ])
 def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, column, message):
     assert _findings(tmp_path, text) == [(rule, 1, column, message)]
@@ -316,6 +319,15 @@ def test_real_development_shapes_fire_at_their_words(tmp_path, text, rule, colum
     "Any deliberate attempt to get round the scheduler will incur penalties.",
     "Research Computing strives to empower researchers with modern tools.",
     "The quota was raised, with the hope to cut the overhead of context switches.",
+    # round ten (real-blind-18, retired into development): a permission after a leading "On a best-effort basis,"; an initiative's
+    # aim; the customer's use that seeks to; an attempt listed with its act; a software release that becomes available
+    "On a best-effort basis, Provider may help tune the NCCL settings.",
+    "The consortium is an initiative that aims to give researchers free access to GPUs.",
+    "We may suspend access where your use of the cluster seeks to impede its operation.",
+    "Attempt to or circumvent the quota controls of the cluster;",
+    "Activities which seek to or result in the loss of other users' jobs.",
+    "Cluster nodes are upgraded to the latest patch version as soon as it becomes available.",
+    "You can upgrade the cluster only to the next regular release, if it is available.",
     # issue 34: a negation still reaches over a bracket that follows it
     "The credit for an outage is not (as noted above) the exclusive remedy.",
 ])
