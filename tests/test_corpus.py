@@ -157,10 +157,21 @@ def test_the_seventeenth_real_blind_split_meets_the_target():
     assert len(score.load("real-blind-17")) == 144
 
 
+# real-blind-19 (round ten: two Microsoft Learn support policies, real/SPLIT.md), labelled from the rule docs by a helper who did not
+# run the tool, scored once by the lead at the end of round ten (totals only): CON001 found both of its positives, no false finding
+# for any rule, no positive for CON005, CON006 or CON007 (the session's starting version read the same). Real-blind-18 (eight
+# documents) was scored once and retired: CON001 0.44 / 0.80 and three CON005 false findings at its first reading (real/SPLIT.md)
+def test_the_nineteenth_real_blind_split_meets_the_target():
+    counts, _, _ = _score("real-blind-19")  # its misses are not printed: nothing is tuned on them
+    assert all(score.meets(c, TARGET) for c in counts.values())
+    assert {rule: c["labelled"] for rule, c in counts.items()} == {"CON001": 2, "CON005": 0, "CON006": 0, "CON007": 0}
+    assert len(score.load("real-blind-19")) == 67
+
+
 def test_the_real_splits_are_whole_documents_apart():
     slugs = {split: {path.stem for path in score.REAL[split]} for split in score.REAL}
-    assert set(slugs) == {"real-dev", "real-blind-4", "real-blind-17"}  # the first to third and fifth to sixteenth blind
-    # splits were retired into real-dev (rounds four, five, seven, nine and ten)
+    assert set(slugs) == {"real-dev", "real-blind-4", "real-blind-17", "real-blind-19"}  # the first to third, fifth to sixteenth
+    # and eighteenth blind splits were retired into real-dev (rounds four, five, seven, nine and ten)
     assert {"github-enterprise-cloud-addendum", "bonterms-cloud-terms", "cdr-availability-requirements", "commonpaper-software-license",
             "gitlab-availability-sla", "supabase-sla", "github-marketplace-developer-agreement", "zulip-terms-of-service"} <= slugs["real-dev"]
     blind = [slugs[split] for split in slugs if split != "real-dev"]

@@ -10,7 +10,7 @@ agreements (real/, one labels file beside each document; real/SPLIT.md says how 
 before any tuning): `real-dev` (tuned on; it holds the first real blind split, blind until round four, whose misses were read in round
 four, the third, blind until round five, whose misses were read in round five, the fifth, blind until round seven, whose
 misses were read in round seven, the sixth to fourteenth, retired in round nine with their misses read, and the second,
-fifteenth, sixteenth and eighteenth, retired in round ten), `real-blind-4` and `real-blind-17` (never tuned on). Real and synthetic figures are printed
+fifteenth, sixteenth and eighteenth, retired in round ten), `real-blind-4`, `real-blind-17` and `real-blind-19` (never tuned on). Real and synthetic figures are printed
 apart; the real blind splits are the headline. Each clause is reviewed
 alone, as the only clause of a contract with its file's `parties`, by the real rule with its default
 params (a `pdf: true` clause is first read through the PDF segmenter, as raw page lines). Also prints
@@ -105,6 +105,9 @@ REAL = {
     "real-blind-17": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
         "gsa-searchgov-terms-of-service", "galaxy-australia-service-commitments", "dta-cloud-gov-au-terms-of-service",
         "scalingo-database-service-classes")),
+    # chosen in round ten (twelfth pool: two Microsoft Learn support policies, see real/SPLIT.md) before any labelling, never tuned on
+    "real-blind-19": tuple(HERE / "real" / f"{slug}.yaml" for slug in (
+        "microsoft-azure-quantum-quantinuum-support-policy", "microsoft-azure-arc-data-services-support-policy")),
 }
 SYNTHETIC = tuple(SPLITS)
 SPLITS.update(REAL)
