@@ -48,7 +48,7 @@ _DOCUMENT_AIMS = Folded(r"(?:\b(?:this|the)\s+(?:guide|page|document|section|tut
 # support means doing our utmost", "it refers to making all reasonable endeavors", "a primary service is one where we expect to"
 _DEFINES = Folded(r"\b(?:means|refers\s+to|is\s+defined\s+as|is\s+one\s+(?:where|in\s+which|that))\b[^.;]{0,120}$")
 _DEFINED_BY = Folded(r"(?:\s+[\w-]+){0,2}\s+(?:means|is\s+defined\s+as|refers\s+to)\b")  # the term defined: "best-effort support means"
-_FIRST_PERSON = re.compile(r"(?:^|(?<=[\s(\W]))I\s+(?:[a-z]+\s+){0,3}$")  # the user who signs: "I will use best efforts", "I should make"
+_FIRST_PERSON = re.compile(r"(?<!\w)I\s+(?:[a-z]+\s+){0,3}$")  # the user who signs: "I will use best efforts", "I should make"
 _HOPE_AS_NOUN = Folded(r"\b(?:with|in)\s+the\s+$")  # "with the hope to lower the overhead": why a thing was done
 _TERM_IS = re.compile(r"\W{0,4}(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\W{0,4})?(?!(?:The|This|That|Our|Each|Any|Every|All)\b)[A-Z][\w-]*\s+[A-Z][\w-]*\s+(?:is|are)\s+(?:the|an?)\b")
 # what was done, not promised: "UKRI has endeavoured to ensure"; an effort that stops: "we will stop trying to submit jobs"
@@ -194,11 +194,11 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # "support to users trying to apply for access", "jobs that aim to scale out": they try, not the vendor
     if reading.subject == "I" or _FIRST_PERSON.search(text, sentence_span(text, match.start())[0], match.start()):
         return True  # the user who signs speaks: "I will use best efforts to publish the results"
-    if _DOCUMENT_AIMS.search(text, max(0, sentence_span(text, match.start())[0]), match.start()) \
+    if _DOCUMENT_AIMS.search(text, sentence_span(text, match.start())[0], match.start()) \
             or _DEFINES.search(text, max(0, match.start() - 140), match.start()) or _DEFINED_BY.match(text, match.end()) \
             or _TERM_IS.match(text, sentence_span(text, match.start())[0]) or words.lower().startswith("hop") \
             and _HOPE_AS_NOUN.search(text, max(0, match.start() - 12), match.start()):
-        return True  # what a document is for; what a sentence defines
+        return True  # what a document is for; what a sentence defines; why a thing was done ("with the hope to")
     if _DONE.search(text, max(0, match.start() - 20), match.start()) and words.split()[0].lower().endswith("ed") \
             or _STOPS.search(text, max(0, match.start() - 12), match.start()) or _SOFTWARE.search(text, max(0, match.start() - 40), match.start()):
         return True  # done, not promised; an effort that stops; a program tries
