@@ -196,9 +196,10 @@ def _binds_nobody(text: str, match: re.Match, use: str | None, reading) -> bool:
         return True  # the user who signs speaks: "I will use best efforts to publish the results"
     if _DOCUMENT_AIMS.search(text, sentence_span(text, match.start())[0], match.start()) \
             or _DEFINES.search(text, max(0, match.start() - 140), match.start()) or _DEFINED_BY.match(text, match.end()) \
-            or _TERM_IS.match(text, sentence_span(text, match.start())[0]) or words.lower().startswith("hop") \
-            and _HOPE_AS_NOUN.search(text, max(0, match.start() - 12), match.start()):
-        return True  # what a document is for; what a sentence defines; why a thing was done ("with the hope to")
+            or _TERM_IS.match(text, sentence_span(text, match.start())[0]):
+        return True  # what a document is for; what a sentence defines
+    if words.lower().startswith("hop") and _HOPE_AS_NOUN.search(text, max(0, match.start() - 12), match.start()):
+        return True  # why a thing was done: "with the hope to lower the overhead"
     if _DONE.search(text, max(0, match.start() - 20), match.start()) and words.split()[0].lower().endswith("ed") \
             or _STOPS.search(text, max(0, match.start() - 12), match.start()) or _SOFTWARE.search(text, max(0, match.start() - 40), match.start()):
         return True  # done, not promised; an effort that stops; a program tries

@@ -218,6 +218,18 @@ def _findings(tmp_path, text: str) -> list[tuple[str, int, int, str]]:
      'clause 1.1 is a vendor description ("Provider") that promises only \'reasonable precautions\'' + EFFORT),
     ("We will _try_ to notify users by email.", "CON001", 14,
      'clause 1.1 is a vendor obligation ("We" + "will") that promises only \'try\'' + EFFORT),
+    # (the same public pages) a hope with no party; a goal response time as a table's column; a resolution target stated as a
+    # figure; support "as time permits"
+    ("It is hoped that the queue will reopen the same day.", "CON001", 5,
+     "clause 1.1 is an unattributed description that promises only 'It is hoped'" + EFFORT),
+    ("Description | Goal response time | Standard inquiry | Outreach within 24 hours |", "CON001", 19,
+     "clause 1.1 is an unattributed description that promises only 'Goal response time': it has a number with a unit but no date "
+     "and no remedy for the customer; an effort promise cannot be enforced"),
+    ("The resolution target is 4 hours for urgent tickets.", "CON001", 9,
+     "clause 1.1 is an unattributed description that promises only 'resolution target is': it has a number with a unit but no date "
+     "and no remedy for the customer; an effort promise cannot be enforced"),
+    ("Help with porting codes is given as time permits.", "CON001", 38,
+     "clause 1.1 is an unattributed description that promises only 'as time permits'" + EFFORT),
     # round ten (real-blind-16, retired into development): a service level given only as a target, or as a target's label with
     # its figure; support "as time allows"
     ("Response time is provided as a service level target.", "CON001", 31,

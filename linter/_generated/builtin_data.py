@@ -549,8 +549,10 @@ RULES = {'ACC001-too-few-accelerators-for-training.yaml': {'id': 'ACC001',
                                                 'availability"), capacity the clause says is guaranteed once bought, '
                                                 'money ("subject to the availability of funding"), warranty '
                                                 'boilerplate ("as is and as available"), readiness ("available for '
-                                                'inspection"), the customer\'s own duties, capacity said not to depend '
-                                                'on stock, or the phrase quoted rather than used.',
+                                                'inspection"), a software release ("upgraded to the latest patch '
+                                                'version as soon as it becomes available"), the customer\'s own '
+                                                'duties, capacity said not to depend on stock, or the phrase quoted '
+                                                'rather than used.',
                                          'fix': 'Reserve the accelerators by count and date; leave "subject to '
                                                 'availability" for capacity beyond that.',
                                          'sources': ["ML Engineering, 'How to choose a cloud provider': "
